@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Create .venv (once) and install gammon with the given extras into it.
+# Re-installs only when pyproject.toml or the extras change.
+# Usage: scripts/bootstrap.sh [EXTRAS]   e.g. scripts/bootstrap.sh dev
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+python="${PYTHON:-python3}"
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "gammon needs Python 3.11 or newer as '$python' (set PYTHON=...)" >&2
+    exit 1
+fi
+if [ ! -x .venv/bin/python ]; then
+    if ! "$python" -m venv .venv; then
+        echo "could not create a virtualenv: on Debian run 'apt-get install python3-venv'" >&2
+        exit 1
+    fi
+fi
+spec="."
+[ -n "$extras" ] && spec=".[$extras]"
+stamp=".venv/.gammon-installed"
+want="$(cat pyproject.toml | sha256sum | cut -d' ' -f1) $extras"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet -e "$spec"
+    echo "$want" > "$stamp"
+fi

@@ -1,0 +1,171 @@
+"""The ``gammon`` command.
+
+``gammon moves``   legal moves of a position (or of lines read from standard input)
+``gammon show``    draw a position
+``gammon demo``    a short tour of the rules library
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from gammon import __version__
+from gammon.dice import Dice
+from gammon.errors import GammonError
+from gammon.position import Position
+from gammon.variants import VARIANTS
+
+__all__ = ["main"]
+
+
+def _moves_lines(position: Position, dice: Dice) -> list[str]:
+    return [f"{move}\t{move.position_after().position_id()}" for move in position.legal_moves(dice)]
+
+
+def _moves_json(position: Position, dice: Dice) -> list[dict[str, object]]:
+    result: list[dict[str, object]] = []
+    for move in position.legal_moves(dice):
+        after = move.position_after()
+        result.append(
+            {
+                "move": str(move),
+                "position_id": after.position_id(),
+                "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in move],
+                "hits": move.hits,
+            }
+        )
+    return result
+
+
+def _answer_line(line: str, variant: str, as_json: bool, out: TextIO) -> None:
+    """Answer one ``POSITION_ID DICE`` line with exactly one output line."""
+    parts = line.split()
+    try:
+        if len(parts) != 2:
+            raise GammonError(f"expected 'POSITION_ID DICE', got {line.strip()!r}")
+        position = Position.from_position_id(parts[0], variant)
+        dice = Dice.parse(parts[1])
+        if as_json:
+            out.write(json.dumps(_moves_json(position, dice)) + "\n")
+        else:
+            moves = _moves_lines(position, dice)
+            out.write(("; ".join(m.replace("\t", " ") for m in moves) or "pass") + "\n")
+    except GammonError as exc:
+        if as_json:
+            out.write(json.dumps({"error": str(exc)}) + "\n")
+        else:
+            out.write(f"error: {exc}\n")
+    out.flush()
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    if args.position_id is None:
+        for line in sys.stdin:
+            if line.strip():
+                _answer_line(line, args.variant, args.json, sys.stdout)
+        return 0
+    if args.dice is None:
+        raise GammonError("give both POSITION_ID and DICE, or neither to read lines from stdin")
+    position = Position.from_position_id(args.position_id, args.variant)
+    dice = Dice.parse(args.dice)
+    if args.json:
+        print(json.dumps(_moves_json(position, dice)))
+        return 0
+    lines = _moves_lines(position, dice)
+    if not lines:
+        print(f"no legal move with {dice}: the turn passes")
+    for line in lines:
+        print(line)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    position = Position.from_position_id(args.position_id, args.variant)
+    print(position)
+    print(f"Position ID: {position.position_id()}")
+    print(f"XGID:        {position.to_xgid()}")
+    result = position.result()
+    if result:
+        print(f"Game over: the {result.winner} wins a {result.kind}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    position = Position.initial(args.variant)
+    print(f"gammon {__version__}: {position.variant.title}, the opening position\n")
+    print(position)
+    print(f"\nPosition ID {position.position_id()}")
+    dice = Dice.parse(args.dice)
+    moves = position.legal_moves(dice)
+    print(f"\n{len(moves)} legal moves with {dice}:")
+    for move in moves:
+        print(f"  {move!s:<16} -> {move.position_after().position_id()}")
+    print("\nTry: gammon moves 4HPwATDgc/ABMA 31   or   gammon show 4HPwATDgc/ABMA")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gammon", description="Backgammon rules, notation and tools."
+    )
+    parser.add_argument("--version", action="version", version=f"gammon {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    variants = sorted(VARIANTS)
+
+    p = sub.add_parser(
+        "moves",
+        help="list the legal moves of a position",
+        description=(
+            "Print the legal moves of POSITION_ID (gnubg Position ID, player on roll) with DICE "
+            "(like 31), one per line with the Position ID after the move (opponent on roll). "
+            "Without arguments, read 'POSITION_ID DICE' lines from standard input and answer "
+            "each with one line, in order; a bad line is answered with an error and the "
+            "process goes on."
+        ),
+    )
+    p.add_argument("position_id", nargs="?", help="gnubg Position ID, e.g. 4HPwATDgc/ABMA")
+    p.add_argument("dice", nargs="?", help="the roll, e.g. 31 or 6-6")
+    p.add_argument("--variant", choices=variants, default="standard", help="rules variant")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="answer with a JSON array of {move, position_id, steps, hits}; [] when no move",
+    )
+    p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser("show", help="draw a position", description="Draw POSITION_ID as text.")
+    p.add_argument("position_id", help="gnubg Position ID")
+    p.add_argument("--variant", choices=variants, default="standard", help="rules variant")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser(
+        "demo",
+        help="show the opening position and its moves",
+        description="A short tour: the opening position and its legal moves for a roll.",
+    )
+    p.add_argument("--variant", choices=variants, default="standard", help="rules variant")
+    p.add_argument("--dice", default="31", help="the roll to list moves for (default 31)")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``gammon`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except GammonError as exc:
+        print(f"gammon: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover - e.g. `gammon moves ... | head`
+        return 0
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

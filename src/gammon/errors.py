@@ -1,0 +1,58 @@
+"""The single error hierarchy of gammon.
+
+Every error raised by gammon derives from :class:`GammonError`.  Errors about bad
+input (a malformed ID, an illegal move, an impossible position) also derive from
+:class:`ValueError`, so code that already catches ``ValueError`` keeps working.
+
+>>> from gammon.errors import IllegalMoveError, GammonError
+>>> issubclass(IllegalMoveError, ValueError) and issubclass(IllegalMoveError, GammonError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AmbiguousMoveError",
+    "GammonError",
+    "IllegalActionError",
+    "IllegalMoveError",
+    "InvalidNotationError",
+    "InvalidPositionError",
+]
+
+
+class GammonError(Exception):
+    """Base class of every error raised by gammon."""
+
+    #: A short stable identifier, used by the server as an error code.
+    code: str = "error"
+
+
+class InvalidPositionError(GammonError, ValueError):
+    """A position that cannot occur: wrong checker count, a shared point, both finished."""
+
+    code = "invalid_position"
+
+
+class InvalidNotationError(GammonError, ValueError):
+    """Text that does not parse: a malformed Position ID, XGID, dice or move."""
+
+    code = "invalid_notation"
+
+
+class IllegalMoveError(GammonError, ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+    code = "illegal_move"
+
+
+class AmbiguousMoveError(GammonError, ValueError):
+    """Move text that matches more than one legal move."""
+
+    code = "ambiguous_move"
+
+
+class IllegalActionError(GammonError, ValueError):
+    """An action that is not allowed now: doubling after rolling, acting out of turn."""
+
+    code = "illegal_action"
