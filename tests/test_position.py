@@ -133,7 +133,8 @@ def test_game_results(loser: dict[int, int], loser_bar: int, points: int, kind: 
     result = p.result()
     assert result is not None
     assert (result.winner, result.points, result.kind) == ("opponent", points, kind)
-    assert p.is_game_over() and p.legal_moves("31") == ()
+    assert p.is_game_over()
+    assert p.flipped().legal_moves("31") == ()  # the winner has nothing left to move
     assert p.flipped().result() == gammon.GameResult("player", points)
 
 

@@ -18,6 +18,7 @@ from gammon.errors import (
     IllegalActionError,
     IllegalMoveError,
     InvalidNotationError,
+    InvalidOptionsError,
     InvalidPositionError,
 )
 from gammon.move import BAR, OFF, Move, Step
@@ -36,6 +37,7 @@ __all__ = [
     "IllegalActionError",
     "IllegalMoveError",
     "InvalidNotationError",
+    "InvalidOptionsError",
     "InvalidPositionError",
     "Move",
     "Position",

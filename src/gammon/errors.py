@@ -13,11 +13,14 @@ from __future__ import annotations
 
 __all__ = [
     "AmbiguousMoveError",
+    "DiceExhaustedError",
     "GammonError",
     "IllegalActionError",
     "IllegalMoveError",
     "InvalidNotationError",
+    "InvalidOptionsError",
     "InvalidPositionError",
+    "InvalidSeedError",
 ]
 
 
@@ -52,7 +55,25 @@ class AmbiguousMoveError(GammonError, ValueError):
     code = "ambiguous_move"
 
 
+class InvalidOptionsError(GammonError, ValueError):
+    """Table options that do not go together, such as a beaver in a match."""
+
+    code = "invalid_options"
+
+
 class IllegalActionError(GammonError, ValueError):
     """An action that is not allowed now: doubling after rolling, acting out of turn."""
 
     code = "illegal_action"
+
+
+class InvalidSeedError(GammonError, ValueError):
+    """Input the verifiable dice cannot use: a server seed, client seed, match id or count."""
+
+    code = "invalid_seed"
+
+
+class DiceExhaustedError(GammonError):
+    """A fixed dice sequence was asked for more rolls than it was given."""
+
+    code = "dice_exhausted"

@@ -323,10 +323,15 @@ class Position:
     def result(self) -> GameResult | None:
         """The result of a finished game (rules.md R12), or None while it goes on.
 
+        None too when both sides have finished: only the draw option's last roll
+        (rules.md D10) reaches such a position, through :meth:`apply`.
+
         >>> Position.from_points({}, {6: 14}, opponent_bar=1).result()
         GameResult(winner='player', points=3)
         """
         n = self.variant.checkers
+        if self.player[0] == n and self.opponent[0] == n:
+            return None  # the draw of the last-roll option (rules.md D10)
         if self.player[0] == n:
             winner: Literal["player", "opponent"] = "player"
             loser = self.opponent
@@ -352,7 +357,8 @@ class Position:
         """Every legal move for a roll, one per distinct resulting position.
 
         Empty when the roll cannot be played at all (the turn passes: see
-        :meth:`pass_move`).  The order is stable: the same position and dice
+        :meth:`pass_move`).  The rules do not stop at a finished game: the loser
+        may still be given moves (the draw option's last roll needs them).  The order is stable: the same position and dice
         always give the same moves in the same order.
 
         >>> [str(m) for m in Position.from_points({13: 1}, {17: 1}).legal_moves("54")]
@@ -362,9 +368,6 @@ class Position:
         if d is None:
             d = Dice.coerce(dice)
         player = self.player
-        n = self.variant.checkers
-        if player[0] == n or self.opponent[0] == n:
-            return ()
         keys = movegen.play_keys(
             list(player), list(self.opponent[::-1]), d.d1, d.d2, self.variant.hitter_rule
         )
@@ -501,110 +504,105 @@ class Position:
                 )
             return StepOptions((), True, _make_move(Move, (self, d, 0, {0: ()})), ())
         need = len(next(iter(legal.values())))
-        m, o = self._boards()
-        hitters = [0] * 26
         rule = self.variant.hitter_rule
-        left = [d.d1] * 4 if d.is_double else [d.d1, d.d2]
-        key = 0
-        count = 0
-        for step in played:
-            options = {
-                (s.from_point, s.to_point, s.die): s
-                for s in _single_steps(m, o, left, hitters, rule)
-            }
-            chosen = options.get((step.from_point, step.to_point, step.die))
-            if chosen is None:
-                chosen = next(
-                    (
-                        s
-                        for (f, t, _), s in options.items()
-                        if f == step.from_point and t == step.to_point
-                    ),
-                    None,
+        m, o = self._boards()
+        left = (d.d1,) * 4 if d.is_double else (d.d1, d.d2)
+        # every board the played steps may have led to (the Caucasian rule can leave a
+        # choice of which checker on a point is the hitter)
+        states: list[_StepState] = [(tuple(m), tuple(o), (0,) * 26, 0, left)]
+        played = list(played)
+        for count, step in enumerate(played):
+            if count >= need:
+                raise IllegalMoveError(
+                    f"illegal step {step} with {d} in position {self.position_id()}: "
+                    f"the move is complete after {need} steps"
                 )
-            if chosen is None or count >= need:
+            exact = [n for st in states for s, n in _next_states(st, rule) if s == step]
+            loose = [
+                n
+                for st in states
+                for s, n in _next_states(st, rule)
+                if (s.from_point, s.to_point) == (step.from_point, step.to_point)
+            ]
+            states = list(dict.fromkeys(exact or loose))
+            if not states:
                 raise IllegalMoveError(
                     f"illegal step {step} with {d} in position {self.position_id()}"
                 )
-            key += _play_step(m, o, hitters, rule, chosen)
-            left.remove(chosen.die)
-            count += 1
-        if count == need:
-            if key in legal:
-                return StepOptions((), True, legal[key], ())
+        steps_text = " ".join(map(str, played))
+        if len(played) == need:
+            for st in states:
+                if st[3] in legal:
+                    return StepOptions((), True, legal[st[3]], ())
             raise IllegalMoveError(
-                f"steps {' '.join(map(str, played))} do not make a legal move "
+                f"steps {steps_text} do not make a legal move with {d} in position {self.position_id()}"
+            )
+        result: dict[tuple[int, int, int], Step] = {}
+        remaining = need - len(played) - 1
+        for st in states:
+            for step, nxt in _next_states(st, rule):
+                if _completions(nxt, remaining, rule) & legal.keys():
+                    result.setdefault((step.from_point, step.to_point, step.die), step)
+        if played and not result:
+            raise IllegalMoveError(
+                f"steps {steps_text} cannot be completed into a legal move "
                 f"with {d} in position {self.position_id()}"
             )
-        reachable = set(legal)
-        result = []
-        for step in _single_steps(m, o, left, hitters, rule):
-            saved = (list(m), list(o), list(hitters))
-            k = key + _play_step(m, o, hitters, rule, step)
-            rest = list(left)
-            rest.remove(step.die)
-            if _completions(m, o, hitters, rule, rest, need - count - 1, k) & reachable:
-                result.append(step)
-            m[:], o[:], hitters[:] = saved
-        if count and not result:
-            raise IllegalMoveError(
-                f"steps {' '.join(map(str, played))} cannot be completed into a legal move "
-                f"with {d} in position {self.position_id()}"
-            )
-        return StepOptions(tuple(result), False, None, tuple(left))
+        dice_left = min((st[4] for st in states), key=len)
+        return StepOptions(tuple(result.values()), False, None, dice_left)
 
 
 # ---------------------------------------------------------------------- helpers
 
 
-def _single_steps(
-    m: list[int], o: list[int], dice_left: list[int], hitters: list[int], rule: str
-) -> list[Step]:
-    steps = []
-    for die in sorted(set(dice_left), reverse=True):
-        for s, t in movegen.step_sources(m, o, die):
-            only_hitters = rule != "none" and m[s] == hitters[s]
-            if only_hitters and (rule == "frozen_in_home" or (t > 0 and m[t] > 0)):
-                continue
-            steps.append(Step(s, t, die, t > 0 and o[t] == 1))
-    return steps
+# (mover counts, opponent counts on the mover's points, hitters, key, dice left)
+_StepState = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
 
 
-def _play_step(m: list[int], o: list[int], hitters: list[int], rule: str, step: Step) -> int:
-    s, t = step.from_point, step.to_point
-    hit = t > 0 and o[t] == 1
-    is_hitter = rule != "none" and m[s] == hitters[s] and hitters[s] > 0
-    m[s] -= 1
-    m[t] += 1
-    if hit:
-        o[t] = 0
-    if is_hitter:
-        hitters[s] -= 1
-    if rule != "none" and t > 0 and (is_hitter or (hit and t <= 6)):
-        hitters[t] += 1
-    return _W[t] - _W[s] + (_H[t] if hit else 0)
+def _next_states(state: _StepState, rule: str) -> list[tuple[Step, _StepState]]:
+    """Every single step from ``state``, with the state it leads to.
+
+    Under a hitter rule a point may hold hitters and plain checkers; moving either
+    kind is a separate choice with its own resulting state.
+    """
+    m, o, hitters, key, left = state
+    out: list[tuple[Step, _StepState]] = []
+    for die in sorted(set(left), reverse=True):
+        rest = list(left)
+        rest.remove(die)
+        for s, t in movegen.step_sources(list(m), list(o), die):
+            hit = t > 0 and o[t] == 1
+            kinds = [False]
+            if rule != "none":
+                kinds = [k for k, ok in ((False, m[s] > hitters[s]), (True, hitters[s] > 0)) if ok]
+            for is_hitter in kinds:
+                if is_hitter and (rule == "frozen_in_home" or (t > 0 and m[t] > 0)):
+                    continue
+                m2 = list(m)
+                m2[s] -= 1
+                m2[t] += 1
+                o2 = list(o)
+                if hit:
+                    o2[t] = 0
+                h2 = list(hitters)
+                if is_hitter:
+                    h2[s] -= 1
+                if rule != "none" and t > 0 and (is_hitter or (hit and t <= 6)):
+                    h2[t] += 1
+                k = key + _W[t] - _W[s] + (_H[t] if hit else 0)
+                out.append(
+                    (Step(s, t, die, hit), (tuple(m2), tuple(o2), tuple(h2), k, tuple(rest)))
+                )
+    return out
 
 
-def _completions(
-    m: list[int],
-    o: list[int],
-    hitters: list[int],
-    rule: str,
-    dice_left: list[int],
-    need: int,
-    key: int,
-) -> set[int]:
-    """Keys reachable by playing exactly ``need`` more steps."""
+def _completions(state: _StepState, need: int, rule: str) -> set[int]:
+    """Keys reachable from ``state`` by playing exactly ``need`` more steps."""
     if need == 0:
-        return {key}
+        return {state[3]}
     out: set[int] = set()
-    for step in _single_steps(m, o, dice_left, hitters, rule):
-        saved = (list(m), list(o), list(hitters))
-        k = key + _play_step(m, o, hitters, rule, step)
-        rest = list(dice_left)
-        rest.remove(step.die)
-        out |= _completions(m, o, hitters, rule, rest, need - 1, k)
-        m[:], o[:], hitters[:] = saved
+    for _, nxt in _next_states(state, rule):
+        out |= _completions(nxt, need - 1, rule)
     return out
 
 

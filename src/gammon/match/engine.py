@@ -1,0 +1,582 @@
+"""The match state machine: ``apply(state, action) -> Transition``.
+
+It is pure: the same state and action always give the same result, and an
+illegal action raises :class:`IllegalActionError` (or :class:`IllegalMoveError` for
+a move the rules refuse) and changes nothing.  Dice come in with the ``Roll``
+action, so a log of actions replays a match exactly.
+
+>>> from gammon.dice import Dice
+>>> from gammon.match.actions import Roll, Play
+>>> state = new_match(TableOptions(match_length=3))
+>>> state = apply(state, Roll(0, Dice(3, 1))).state      # roll-off: player 0 has 3, player 1 has 1
+>>> state.game.phase, state.game.turn, state.game.dice
+('moving', 0, Dice(3, 1))
+>>> state = apply(state, Play(0, "8/5 6/5")).state
+>>> state.game.phase, state.game.turn
+('turn', 1)
+>>> apply(state, Play(0, "8/5 6/5"))
+Traceback (most recent call last):
+...
+gammon.errors.IllegalActionError: player 0 cannot move now: it is player 1's turn to roll or double (game 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from gammon.dice import Dice
+from gammon.errors import IllegalActionError
+from gammon.match.actions import (
+    Abandon,
+    AcceptResign,
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Play,
+    Raccoon,
+    RejectResign,
+    Resign,
+    Roll,
+    Take,
+    Timeout,
+    action_name,
+)
+from gammon.match.options import TableOptions
+from gammon.match.state import (
+    CubeState,
+    EndReason,
+    Event,
+    GameOutcome,
+    GameState,
+    LedgerEntry,
+    MatchState,
+    Transition,
+)
+from gammon.position import Position
+
+__all__ = ["abandon_result", "allowed_actions", "apply", "new_match", "to_act"]
+
+_PHASE_TEXT: Final = {
+    "opening": "the opening roll",
+    "turn": "{p}'s turn to roll or double",
+    "moving": "{p}'s turn to move",
+    "doubled": "{p} to answer a double",
+    "beavered": "{p} to answer a beaver",
+    "raccooned": "{p} to answer a raccoon",
+    "resigning": "{p} to answer a resignation",
+    "over": "the match is over",
+}
+
+
+def new_match(
+    options: TableOptions | None = None, balances: tuple[int, int] | None = None
+) -> MatchState:
+    """A match (or money session) before its opening roll.
+
+    With ``balances`` the engine enforces seed 004's admission rule when a player
+    takes a cube, and keeps the balances up to date from the ledger.
+    """
+    opts = options if options is not None else TableOptions()
+    if balances is not None:
+        if len(balances) != 2 or any(type(b) is not int for b in balances):
+            raise IllegalActionError(f"balances must be two integers, got {balances!r}")
+        need = opts.required_balance()
+        for seat, balance in enumerate(balances):
+            if balance < need:
+                raise IllegalActionError(
+                    f"player {seat} has a balance of {balance}; this table needs {need} "
+                    f"(stake {opts.stake} x cube limit {opts.cube_max} x end coefficient {opts.end_coefficient})"
+                )
+    game = _opening_game(opts, 1, crawford=False)
+    return MatchState(opts, game, balances=tuple(balances) if balances is not None else None)  # type: ignore[arg-type]
+
+
+def _opening_game(options: TableOptions, number: int, *, crawford: bool) -> GameState:
+    return GameState(
+        number, "opening", Position.initial(options.variant), None, CubeState(), crawford=crawford
+    )
+
+
+# --------------------------------------------------------------------------- who acts
+
+
+def to_act(state: MatchState) -> tuple[int, ...]:
+    """The seats whose decision it is now (both during the roll-off, none once over)."""
+    g = state.game
+    if g.phase == "over":
+        return ()
+    if g.phase == "opening":
+        return (0, 1)
+    assert g.turn is not None
+    if g.phase in ("turn", "moving", "beavered"):
+        return (g.turn,)
+    if g.phase in ("doubled", "raccooned"):
+        return (1 - g.turn,)
+    assert g.resigned_by is not None
+    return (1 - g.resigned_by,)
+
+
+def _can_double(state: MatchState, seat: int) -> str | None:
+    """Why ``seat`` may not double now, or None if it may."""
+    g, opts = state.game, state.options
+    if g.phase != "turn" or g.turn != seat:
+        return "a double is offered only at the start of your own turn, before rolling"
+    if not opts.cube:
+        return "this table plays without the cube"
+    if g.last_roll:
+        return "no cube on the last roll"
+    if g.crawford:
+        return "no doubling in the Crawford game"
+    if g.cube.owner not in (None, seat):
+        return f"the cube is owned by player {g.cube.owner}"
+    if g.cube.value * 2 > opts.cube_max:
+        return f"the cube is at the table limit ({opts.cube_max})"
+    return None
+
+
+def allowed_actions(state: MatchState) -> dict[int, tuple[str, ...]]:
+    """For each seat that may act now, the names of the actions it may take.
+
+    >>> allowed_actions(new_match())
+    {0: ('roll', 'abandon'), 1: ('roll', 'abandon')}
+    """
+    g, opts = state.game, state.options
+    result: dict[int, tuple[str, ...]] = {}
+    if g.phase == "over":
+        return result
+    for seat in to_act(state):
+        names: list[str] = []
+        if g.phase in ("opening", "turn"):
+            names.append("roll")
+            if g.phase == "turn" and _can_double(state, seat) is None:
+                names.append("double")
+        elif g.phase == "moving":
+            names.append("move")
+        elif g.phase == "doubled":
+            names += ["take", "drop"]
+            if opts.beaver and g.cube.value * 2 <= opts.cube_max:
+                names.append("beaver")
+        elif g.phase == "beavered":
+            names += ["take", "drop"]
+            if opts.raccoon and g.cube.value * 2 <= opts.cube_max:
+                names.append("raccoon")
+        elif g.phase == "raccooned":
+            names += ["take", "drop"]
+        elif g.phase == "resigning":
+            names += ["accept_resign", "reject_resign"]
+        if g.phase in ("turn", "moving") and not g.last_roll:
+            names.append("resign")
+        names.append("abandon")
+        if g.phase != "opening":
+            names.append("timeout")
+        result[seat] = tuple(names)
+    for seat in (0, 1):
+        if seat not in result and g.phase not in ("opening", "over"):
+            result[seat] = ("abandon",)
+    return dict(sorted(result.items()))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def abandon_result(position: Position, seat_view: bool = True) -> int:
+    """Result level from the abandoning player's own checkers (rules.md D9).
+
+    ``position.player`` must be the abandoning player when ``seat_view`` is true,
+    else ``position.opponent``.  3 (Cox): nothing off and a checker on the bar or in
+    the opponent's home board; 2 (Mars): nothing off; 1 (Oin): something off.
+    """
+    side = position.player if seat_view else position.opponent
+    if side[0]:
+        return 1
+    if any(side[19:26]):
+        return 3
+    return 2
+
+
+def _points(state: MatchState, level: int) -> tuple[int, int]:
+    """(result after the end setting and Jacoby, points) for a game won at ``level``."""
+    opts, cube = state.options, state.game.cube
+    result = min(level, opts.end_coefficient)
+    if not opts.is_match and opts.jacoby and cube.owner is None:
+        result = 1
+    return result, result * cube.value
+
+
+def _finish(
+    state: MatchState,
+    game: GameState,
+    winner: int | None,
+    result: int,
+    points: int,
+    reason: EndReason,
+    events: list[Event],
+) -> MatchState:
+    """Score a finished game, then start the next one (or end the match)."""
+    opts = state.options
+    outcome = GameOutcome(
+        game.number, winner, points, result, reason, game.cube.value, game.starter
+    )
+    score = list(state.score)
+    ledger = list(state.ledger)
+    balances = list(state.balances) if state.balances is not None else None
+    if winner is not None:
+        score[winner] += points
+        if opts.is_match:
+            score[winner] = min(score[winner], opts.match_length)
+        amount = points * opts.stake
+        if amount:
+            ledger += [
+                LedgerEntry(game.number, winner, amount),
+                LedgerEntry(game.number, 1 - winner, -amount),
+            ]
+            if balances is not None:
+                balances[winner] += amount
+                balances[1 - winner] -= amount
+    events.append(
+        Event(
+            "game_over",
+            winner,
+            {
+                "game": game.number,
+                "points": points,
+                "result": result,
+                "reason": reason,
+                "cube": game.cube.value,
+                "score": list(score),
+            },
+        )
+    )
+    games = (*state.games, outcome)
+    over = opts.is_match and max(score) >= opts.match_length
+    new_state = replace(
+        state,
+        score=(score[0], score[1]),
+        games=games,
+        ledger=tuple(ledger),
+        balances=(balances[0], balances[1]) if balances is not None else None,
+        game=game,
+    )
+    if over:
+        events.append(Event("match_over", winner, {"score": list(score)}))
+        return replace(new_state, game=replace(game, phase="over", dice=None))
+    return _next_game(new_state, outcome, events)
+
+
+def _next_game(state: MatchState, last: GameOutcome, events: list[Event]) -> MatchState:
+    opts = state.options
+    number = last.number + 1
+    crawford = False
+    reached = state.crawford_reached
+    if (
+        opts.is_match
+        and opts.crawford
+        and not reached
+        and max(state.score) == opts.match_length - 1
+    ):
+        crawford = reached = True
+    if opts.first_move == "rolloff" or last.winner is None or last.starter is None:
+        game = _opening_game(opts, number, crawford=crawford)
+    else:
+        starter = 1 - last.winner if opts.first_move == "loser" else 1 - last.starter
+        game = GameState(
+            number,
+            "turn",
+            Position.initial(opts.variant),
+            starter,
+            CubeState(),
+            crawford=crawford,
+            starter=starter,
+        )
+    events.append(
+        Event(
+            "game_started",
+            game.starter,
+            {"game": number, "crawford": crawford, "phase": game.phase},
+        )
+    )
+    return replace(state, game=game, crawford_reached=reached)
+
+
+# --------------------------------------------------------------------------- transitions
+
+
+def _refuse(state: MatchState, action: Action, why: str | None = None) -> IllegalActionError:
+    g = state.game
+    seats = to_act(state)
+    who = f"player {seats[0]}" if len(seats) == 1 else "either player"
+    where = _PHASE_TEXT[g.phase].format(p=who)
+    name = action_name(action)
+    reason = why or f"it is {where}"
+    return IllegalActionError(
+        f"player {action.player} cannot {name} now: {reason} (game {g.number})"
+    )
+
+
+def apply(state: MatchState, action: Action) -> Transition:
+    """Apply one action; raise and change nothing if it is not allowed now."""
+    if not isinstance(state, MatchState):
+        raise IllegalActionError(f"expected a MatchState, got {type(state).__name__}")
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise IllegalActionError(f"unknown action {action!r}"[:200])
+    g = state.game
+    if g.phase == "over":
+        raise IllegalActionError(
+            f"the match is over; player {action.player} cannot {action_name(action)}"
+        )
+    events: list[Event] = []
+    new_state = handler(state, action, events)
+    return Transition(replace(new_state, version=state.version + 1), tuple(events))
+
+
+def _roll(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    assert isinstance(action, Roll)
+    g, opts = state.game, state.options
+    seat = action.player
+    dice = action.dice
+    if g.phase == "opening":
+        events.append(Event("opening_roll", seat, {"dice": [dice.d1, dice.d2]}))
+        if dice.d1 == dice.d2:
+            cube = g.cube
+            if (
+                not opts.is_match
+                and opts.cube
+                and opts.automatic_doubles
+                and cube.value < (1 << opts.automatic_doubles)
+                and cube.value * 2 <= opts.cube_max
+            ):
+                cube = CubeState(cube.value * 2, None)
+                events.append(Event("automatic_double", None, {"cube": cube.value}))
+            return replace(state, game=replace(g, cube=cube))
+        starter = 0 if dice.d1 > dice.d2 else 1
+        events.append(Event("starts", starter, {"dice": [dice.high, dice.low]}))
+        game = replace(
+            g, phase="moving", turn=starter, starter=starter, dice=Dice(dice.high, dice.low)
+        )
+        return _after_roll(replace(state, game=game), events)
+    if g.phase != "turn" or g.turn != seat:
+        raise _refuse(state, action)
+    events.append(Event("rolled", seat, {"dice": [dice.d1, dice.d2]}))
+    return _after_roll(replace(state, game=replace(g, phase="moving", dice=dice)), events)
+
+
+def _after_roll(state: MatchState, events: list[Event]) -> MatchState:
+    """Pass at once when the roll cannot be played."""
+    g = state.game
+    assert g.dice is not None and g.turn is not None
+    if g.position.legal_moves(g.dice):
+        return state
+    events.append(Event("no_move", g.turn, {"dice": [g.dice.d1, g.dice.d2]}))
+    move = g.position.pass_move(g.dice)
+    return _after_move(state, g.position.apply(move), events)
+
+
+def _play(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    assert isinstance(action, Play)
+    g = state.game
+    if g.phase != "moving" or g.turn != action.player:
+        raise _refuse(state, action)
+    assert g.dice is not None
+    move = g.position.parse_move(action.move, g.dice)  # raises IllegalMoveError & co.
+    events.append(
+        Event(
+            "moved",
+            action.player,
+            {
+                "move": str(move),
+                "dice": [g.dice.d1, g.dice.d2],
+                "position_id": move.position_after().position_id(),
+            },
+        )
+    )
+    return _after_move(state, move.position_after(), events)
+
+
+def _after_move(state: MatchState, after: Position, events: list[Event]) -> MatchState:
+    """``after`` is seen from the opponent of the player who just moved."""
+    g = state.game
+    assert g.turn is not None
+    mover = g.turn
+    game = replace(g, position=after, plies=g.plies + 1, dice=None)
+    if g.last_roll:
+        # the draw option's final roll has been played (rules.md D10)
+        if after.opponent[0] == after.variant.checkers:
+            events.append(Event("draw", None, {"game": g.number}))
+            return _finish(state, game, None, 0, 0, "draw", events)
+        winner = 1 - mover
+        result, points = _points(state, abandon_result(after, seat_view=False))
+        return _finish(
+            state, replace(game, turn=winner), winner, result, points, "bear_off", events
+        )
+    outcome = after.result()
+    if outcome is None:
+        return replace(state, game=replace(game, phase="turn", turn=1 - mover))
+    # the mover has borne off every checker
+    opts = state.options
+    if opts.draw_last_roll and g.starter == mover:
+        events.append(Event("last_roll", 1 - mover, {"game": g.number}))
+        return replace(state, game=replace(game, phase="turn", turn=1 - mover, last_roll=True))
+    result, points = _points(state, outcome.points)
+    return _finish(state, game, mover, result, points, "bear_off", events)
+
+
+def _double(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    why = _can_double(state, action.player)
+    if why:
+        raise _refuse(state, action, why)
+    g = state.game
+    events.append(Event("doubled", action.player, {"cube": g.cube.value * 2}))
+    return replace(
+        state, game=replace(g, phase="doubled", doubler=action.player, value_before=g.cube.value)
+    )
+
+
+def _responder(state: MatchState, action: Action) -> None:
+    if action.player not in to_act(state) or state.game.phase not in (
+        "doubled",
+        "beavered",
+        "raccooned",
+    ):
+        raise _refuse(state, action)
+
+
+def _check_balance(state: MatchState, seat: int) -> None:
+    if state.balances is None:
+        return
+    need = state.options.required_balance()
+    if state.balances[seat] < need:
+        raise IllegalActionError(
+            f"player {seat} cannot take: the balance {state.balances[seat]} does not cover "
+            f"stake x cube limit x end coefficient = {need}"
+        )
+
+
+def _take(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    _responder(state, action)
+    _check_balance(state, action.player)
+    g = state.game
+    assert g.turn is not None
+    if g.phase == "doubled":
+        cube = CubeState(g.cube.value * 2, action.player)
+    else:  # beaver or raccoon taken: the value was raised when it was offered
+        cube = g.cube
+    events.append(Event("took", action.player, {"cube": cube.value, "owner": cube.owner}))
+    return replace(state, game=replace(g, phase="turn", cube=cube, doubler=None, value_before=1))
+
+
+def _drop(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    _responder(state, action)
+    g = state.game
+    winner = 1 - action.player
+    # the game is worth the value before the last offer, always as a single (rules.md D3)
+    if g.phase == "doubled":
+        points = g.cube.value
+    else:
+        points = g.cube.value // 2
+    events.append(Event("dropped", action.player, {"points": points}))
+    return _finish(state, replace(g, dice=None), winner, 1, points, "drop", events)
+
+
+def _beaver(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    g, opts = state.game, state.options
+    if g.phase != "doubled" or action.player not in to_act(state):
+        raise _refuse(state, action)
+    if not opts.beaver:
+        raise _refuse(state, action, "beavers are not allowed at this table")
+    if g.cube.value * 4 > opts.cube_max:
+        raise _refuse(state, action, f"a beaver would pass the cube limit ({opts.cube_max})")
+    _check_balance(state, action.player)
+    cube = CubeState(g.cube.value * 4, action.player)
+    events.append(Event("beavered", action.player, {"cube": cube.value}))
+    return replace(state, game=replace(g, phase="beavered", cube=cube))
+
+
+def _raccoon(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    g, opts = state.game, state.options
+    if g.phase != "beavered" or action.player not in to_act(state):
+        raise _refuse(state, action)
+    if not opts.raccoon:
+        raise _refuse(state, action, "raccoons are not allowed at this table")
+    if g.cube.value * 2 > opts.cube_max:
+        raise _refuse(state, action, f"a raccoon would pass the cube limit ({opts.cube_max})")
+    _check_balance(state, action.player)
+    cube = CubeState(g.cube.value * 2, g.cube.owner)
+    events.append(Event("raccooned", action.player, {"cube": cube.value}))
+    return replace(state, game=replace(g, phase="raccooned", cube=cube))
+
+
+def _resign(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    assert isinstance(action, Resign)
+    g = state.game
+    if g.phase not in ("turn", "moving") or g.turn != action.player or g.last_roll:
+        raise _refuse(state, action, "a resignation is offered on your own turn")
+    events.append(Event("resign_offered", action.player, {"level": action.level}))
+    return replace(
+        state,
+        game=replace(
+            g,
+            phase="resigning",
+            resign_level=action.level,
+            resigned_by=action.player,
+            resume=g.phase,
+        ),
+    )
+
+
+def _accept_resign(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    g = state.game
+    if g.phase != "resigning" or action.player not in to_act(state):
+        raise _refuse(state, action)
+    winner = action.player
+    result, points = _points(state, g.resign_level)
+    events.append(
+        Event("resign_accepted", action.player, {"level": g.resign_level, "points": points})
+    )
+    return _finish(state, replace(g, dice=None), winner, result, points, "resign", events)
+
+
+def _reject_resign(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    g = state.game
+    if g.phase != "resigning" or action.player not in to_act(state):
+        raise _refuse(state, action)
+    assert g.resume is not None
+    events.append(Event("resign_rejected", action.player, {"level": g.resign_level}))
+    return replace(
+        state, game=replace(g, phase=g.resume, resign_level=0, resigned_by=None, resume=None)
+    )
+
+
+def _abandon(state: MatchState, action: Action, events: list[Event]) -> MatchState:
+    g = state.game
+    seat = action.player
+    timeout = isinstance(action, Timeout)
+    if timeout and seat not in to_act(state):
+        raise _refuse(state, action, "only the player whose decision it is can run out of time")
+    if timeout and g.phase == "opening":
+        raise _refuse(state, action, "no clock runs during the opening roll")
+    # scored from the last committed position (a Play is a whole turn, so the current one)
+    own_view = g.turn is None or g.turn == seat
+    level = abandon_result(g.position, seat_view=own_view)
+    result, points = _points(state, level)
+    reason: EndReason = "timeout" if timeout else "abandon"
+    events.append(Event(reason, seat, {"level": level, "points": points}))
+    return _finish(state, replace(g, dice=None), 1 - seat, result, points, reason, events)
+
+
+_HANDLERS: Final = {
+    Roll: _roll,
+    Play: _play,
+    Double: _double,
+    Take: _take,
+    Drop: _drop,
+    Beaver: _beaver,
+    Raccoon: _raccoon,
+    Resign: _resign,
+    AcceptResign: _accept_resign,
+    RejectResign: _reject_resign,
+    Abandon: _abandon,
+    Timeout: _abandon,
+}

@@ -1,0 +1,209 @@
+"""Table options: every setting of the seeds, validated when built.
+
+>>> TableOptions(match_length=7).is_match
+True
+>>> TableOptions(match_length=7, beaver=True)
+Traceback (most recent call last):
+...
+gammon.errors.InvalidOptionsError: beaver is a money-play option; it is refused in a 7-point match
+>>> TableOptions(stake=10, cube_limit=8, end_setting="mars").required_balance()
+160
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Final, Literal, get_args
+
+from gammon.errors import InvalidOptionsError
+from gammon.variants import VARIANTS, get_variant
+
+__all__ = [
+    "CUBE_LIMITS",
+    "END_COEFFICIENTS",
+    "MAX_CUBE",
+    "ClockSettings",
+    "EndSetting",
+    "FirstMove",
+    "TableOptions",
+]
+
+#: Oin / Mars / Cox (seed 004): the largest result a game can score under each setting.
+EndSetting = Literal["oin", "mars", "cox"]
+#: Who starts games 2, 3, ... of a series: a one-die roll-off each time (standard), the
+#: loser of the previous game, or the players in turn (seed 004, rules.md D13).
+FirstMove = Literal["rolloff", "loser", "alternate"]
+
+END_COEFFICIENTS: Final[dict[str, int]] = {"oin": 1, "mars": 2, "cox": 3}
+#: The cube limits a table may choose ("Cube Davé").
+CUBE_LIMITS: Final = (2, 4, 8, 16, 32, 64)
+#: Without a table limit the cube stops here (gnubg's MAX_CUBE).
+MAX_CUBE: Final = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSettings:
+    """A clock per player: a delay for each move, then a reserve that is used up.
+
+    The reserve is ``reserve_base + reserve_per_point * match_length`` seconds (money
+    sessions use the base alone).  Stored here; the server enforces it and submits a
+    ``Timeout`` action when a reserve runs out.
+    """
+
+    delay: float = 12.0
+    reserve_base: float = 60.0
+    reserve_per_point: float = 60.0
+
+    def __post_init__(self) -> None:
+        for name in ("delay", "reserve_base", "reserve_per_point"):
+            value = getattr(self, name)
+            if (
+                not isinstance(value, int | float)
+                or isinstance(value, bool)
+                or not 0 <= value <= 86400
+            ):
+                raise InvalidOptionsError(f"clock {name} must be 0..86400 seconds, got {value!r}")
+
+    def reserve(self, match_length: int) -> float:
+        """The starting reserve, in seconds, for a match of this length (0 = money)."""
+        return self.reserve_base + self.reserve_per_point * match_length
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """Every option of a table.  Invalid combinations raise :class:`InvalidOptionsError`."""
+
+    variant: str = "standard"
+    #: Points to win the match; 0 is a money session (games until the players leave).
+    match_length: int = 0
+    #: Money sessions: stake units per point (0 = play for nothing).
+    stake: int = 0
+    #: Whether the doubling cube is used.
+    cube: bool = True
+    #: The highest cube value (2, 4, ..., 64), or None for no table limit.
+    cube_limit: int | None = None
+    #: Matches: the Crawford rule (no cube in the game after a player first reaches N-1).
+    crawford: bool = True
+    #: Money: gammons count single while the cube is centred.
+    jacoby: bool = False
+    #: Money: the doubled player may redouble at once and keep the cube.
+    beaver: bool = False
+    #: Money: after a beaver, the doubler may redouble again at once.
+    raccoon: bool = False
+    #: Money: how many times an opening tie doubles the cube (0 = off).
+    automatic_doubles: int = 0
+    end_setting: EndSetting = "cox"
+    #: The player who started second gets a last roll that can draw the game.
+    draw_last_roll: bool = False
+    first_move: FirstMove = "rolloff"
+    clock: ClockSettings | None = None
+
+    def __post_init__(self) -> None:
+        def need(cond: bool, message: str) -> None:
+            if not cond:
+                raise InvalidOptionsError(message)
+
+        need(
+            self.variant in VARIANTS,
+            f"unknown variant {self.variant!r}; known: {', '.join(sorted(VARIANTS))}",
+        )
+        for name in ("match_length", "stake", "automatic_doubles"):
+            value = getattr(self, name)
+            need(
+                type(value) is int and value >= 0,
+                f"{name} must be a non-negative integer, got {value!r}",
+            )
+        need(
+            self.match_length <= 255, f"match_length {self.match_length} is too long (at most 255)"
+        )
+        for name in ("cube", "crawford", "jacoby", "beaver", "raccoon", "draw_last_roll"):
+            need(type(getattr(self, name)) is bool, f"{name} must be true or false")
+        need(
+            self.end_setting in get_args(EndSetting),
+            f"end_setting must be oin, mars or cox, got {self.end_setting!r}",
+        )
+        need(
+            self.first_move in get_args(FirstMove),
+            f"first_move must be rolloff, loser or alternate, got {self.first_move!r}",
+        )
+        need(
+            self.cube_limit is None
+            or (type(self.cube_limit) is int and self.cube_limit in CUBE_LIMITS),
+            f"cube_limit must be one of {', '.join(map(str, CUBE_LIMITS))} or none, got {self.cube_limit!r}",
+        )
+        need(
+            self.clock is None or isinstance(self.clock, ClockSettings),
+            "clock must be ClockSettings or none",
+        )
+        if self.cube and not get_variant(self.variant).cube:
+            raise InvalidOptionsError(f"the {self.variant} variant is played without a cube")
+        if not self.cube:
+            need(self.cube_limit is None, "cube_limit needs the cube")
+            need(
+                not (self.beaver or self.raccoon or self.automatic_doubles),
+                "beaver, raccoon and automatic doubles need the cube",
+            )
+        need(not self.raccoon or self.beaver, "raccoon needs beaver")
+        if self.match_length:
+            for name in ("beaver", "raccoon", "jacoby"):
+                need(
+                    not getattr(self, name),
+                    f"{name} is a money-play option; it is refused in a {self.match_length}-point match",
+                )
+            need(
+                not self.automatic_doubles,
+                f"automatic doubles are a money-play option; refused in a {self.match_length}-point match",
+            )
+            need(not self.stake, "stakes are per point of a money session; a match has none")
+        if self.stake:
+            need(
+                not self.cube or self.cube_limit is not None,
+                "a staked table needs a cube limit (or no cube) so that the largest loss is known",
+            )
+
+    @property
+    def is_match(self) -> bool:
+        """True for a match to ``match_length`` points, False for a money session."""
+        return self.match_length > 0
+
+    @property
+    def end_coefficient(self) -> int:
+        """The largest result factor under the end setting (Oin 1, Mars 2, Cox 3) and variant."""
+        return min(END_COEFFICIENTS[self.end_setting], get_variant(self.variant).max_result)
+
+    @property
+    def cube_max(self) -> int:
+        """The highest value the cube may reach at this table (1 without a cube)."""
+        if not self.cube:
+            return 1
+        return self.cube_limit if self.cube_limit is not None else MAX_CUBE
+
+    def required_balance(self) -> int:
+        """Seed 004's admission rule: stake x cube limit x end coefficient.
+
+        A player may sit at a staked table, or accept a cube there, only with a
+        balance of at least this much.  Without a cube the limit counts as 1.
+        """
+        return self.stake * self.cube_max * self.end_coefficient
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (``from_dict`` reads it back)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableOptions:
+        """Build options from a dict such as ``to_dict`` writes; unknown keys are refused."""
+        if not isinstance(data, dict):
+            raise InvalidOptionsError(f"options must be an object, got {data!r}")
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise InvalidOptionsError(f"unknown options: {', '.join(sorted(unknown))}")
+        values = dict(data)
+        clock = values.get("clock")
+        if isinstance(clock, dict):
+            try:
+                values["clock"] = ClockSettings(**clock)
+            except TypeError as exc:
+                raise InvalidOptionsError(f"bad clock settings {clock!r}: {exc}") from None
+        return cls(**values)
