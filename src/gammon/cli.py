@@ -3,6 +3,7 @@
 ``gammon moves``   legal moves of a position (or of lines read from standard input)
 ``gammon show``    draw a position
 ``gammon demo``    a short tour of the rules library
+``gammon verify-dice``  check the dice of a finished match against its commitment
 """
 
 from __future__ import annotations
@@ -108,6 +109,38 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify_dice(args: argparse.Namespace) -> int:
+    from gammon.match.actions import Roll
+    from gammon.match.dice import verify_rolls
+    from gammon.match.record import read_log
+
+    try:
+        with open(args.log, encoding="utf-8") as handle:
+            record = read_log(handle.read())
+    except OSError as exc:
+        raise GammonError(f"cannot read {args.log}: {exc.strerror}") from None
+    if record.dice is None:
+        raise GammonError(
+            f"{args.log} has no dice commitment: it was not played with verifiable dice"
+        )
+    if record.server_seed is None:
+        raise GammonError(
+            f"{args.log}: the server seed is not revealed yet (the match is not over)"
+        )
+    rolls = [a.dice for a in record.actions if isinstance(a, Roll)]
+    result = verify_rolls(
+        record.dice.commitment,
+        record.server_seed,
+        record.dice.match_id,
+        record.dice.client_seeds,
+        rolls,
+    )
+    print(f"match {record.dice.match_id}: {len(rolls)} rolls")
+    print(f"commitment {record.dice.commitment}: {'ok' if result.commitment_ok else 'MISMATCH'}")
+    print(result.message)
+    return 0 if result.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gammon", description="Backgammon rules, notation and tools."
@@ -150,6 +183,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", choices=variants, default="standard", help="rules variant")
     p.add_argument("--dice", default="31", help="the roll to list moves for (default 31)")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser(
+        "verify-dice",
+        help="check the dice of a finished match",
+        description=(
+            "Recompute every roll of a finished match from its action log: the revealed "
+            "server seed must match the commitment published before the first roll, and "
+            "each roll must follow from the seed, the match id and the client seeds. "
+            "Exit status 0 when every roll checks, 1 otherwise (the first bad roll is named)."
+        ),
+    )
+    p.add_argument("log", help="the match's action log (JSON lines)")
+    p.set_defaults(func=cmd_verify_dice)
     return parser
 
 
