@@ -317,8 +317,13 @@ def generic_plays(
         if old is None or (used, first) > (old[0], old[1]):
             leaves[key] = (used, first, raw)
 
+    # Without hitter rules the steps of a double can be reordered so that their
+    # sources never rise (see _doubles), which spares most of the search.
+    descending = d1 == d2 and not restricted
+
     def walk(order_i: int, seq: tuple[int, ...], i: int, key: int, raw: tuple[int, ...]) -> None:
-        state = (order_i, i, key, tuple(hitters) if restricted else ())
+        top = raw[-4] if descending and raw else 25
+        state = (order_i, i, key, tuple(hitters) if restricted else (top,))
         if state in seen:
             return
         seen.add(state)
@@ -328,6 +333,8 @@ def generic_plays(
         d = seq[i]
         moved = False
         for s, t in step_sources(m, o, d):
+            if s > top:
+                continue
             hit = t > 0 and o[t] == 1
             # which kinds of checker can leave s: plain ones and/or hitters
             kinds = [False]

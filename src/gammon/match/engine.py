@@ -156,7 +156,7 @@ def allowed_actions(state: MatchState) -> dict[int, tuple[str, ...]]:
             names.append("move")
         elif g.phase == "doubled":
             names += ["take", "drop"]
-            if opts.beaver and g.cube.value * 2 <= opts.cube_max:
+            if opts.beaver and g.cube.value * 4 <= opts.cube_max:
                 names.append("beaver")
         elif g.phase == "beavered":
             names += ["take", "drop"]

@@ -64,6 +64,8 @@ class GameOutcome:
     cube: int
     #: The seat that started the game.
     starter: int | None
+    #: Whether it was the Crawford game of a match.
+    crawford: bool = False
 
 
 @dataclass(frozen=True, slots=True)
