@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import strategies as st
 
 from gammon import Dice, Position
+from gammon.match import (
+    Abandon,
+    AcceptResign,
+    Beaver,
+    Double,
+    Drop,
+    MatchState,
+    Play,
+    Raccoon,
+    RejectResign,
+    Resign,
+    Roll,
+    Take,
+    Timeout,
+    allowed_actions,
+)
+from gammon.match.actions import Action
 
 dice = st.builds(Dice, st.integers(1, 6), st.integers(1, 6))
 variants = st.sampled_from(["standard", "caucasian", "nackgammon"])
@@ -48,3 +67,48 @@ def games(draw: st.DrawFn, variant: str = "standard") -> list[tuple[Position, Di
         move = draw(st.sampled_from(moves)) if moves else position.pass_move(roll)
         position = position.apply(move)
     return turns
+
+
+#: How often random self-play picks each kind of action.
+WEIGHTS = {
+    "roll": 50,
+    "move": 50,
+    "double": 4,
+    "take": 5,
+    "drop": 2,
+    "beaver": 2,
+    "raccoon": 2,
+    "resign": 1,
+    "accept_resign": 1,
+    "reject_resign": 1,
+    "abandon": 0.05,
+    "timeout": 0.05,
+}
+
+
+def random_action(state: MatchState, rng: random.Random) -> Action:
+    """A random allowed action (dice and moves drawn from ``rng``)."""
+    allowed = allowed_actions(state)
+    choices = [(seat, name) for seat, names in allowed.items() for name in names]
+    seat, name = rng.choices(choices, weights=[WEIGHTS[n] for _, n in choices])[0]
+    if name == "roll":
+        return Roll(seat, Dice(rng.randint(1, 6), rng.randint(1, 6)))
+    if name == "move":
+        g = state.game
+        assert g.dice is not None
+        return Play(seat, str(rng.choice(g.position.legal_moves(g.dice))))
+    if name == "resign":
+        return Resign(seat, rng.randint(1, 3))
+    simple = {
+        "double": Double,
+        "take": Take,
+        "drop": Drop,
+        "beaver": Beaver,
+        "raccoon": Raccoon,
+        "accept_resign": AcceptResign,
+        "reject_resign": RejectResign,
+        "abandon": Abandon,
+        "timeout": Timeout,
+    }
+    action: Action = simple[name](seat)
+    return action

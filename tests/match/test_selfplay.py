@@ -7,42 +7,12 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gammon import Dice
 from gammon.match import (
-    Abandon,
-    AcceptResign,
-    Beaver,
-    Double,
-    Drop,
     Match,
-    MatchState,
-    Play,
-    Raccoon,
-    RejectResign,
-    Resign,
-    Roll,
     TableOptions,
-    Take,
-    Timeout,
-    allowed_actions,
     replay,
 )
-from gammon.match.actions import Action
-
-WEIGHTS = {
-    "roll": 50,
-    "move": 50,
-    "double": 4,
-    "take": 5,
-    "drop": 2,
-    "beaver": 2,
-    "raccoon": 2,
-    "resign": 1,
-    "accept_resign": 1,
-    "reject_resign": 1,
-    "abandon": 0.05,
-    "timeout": 0.05,
-}
+from strategies import random_action
 
 
 @st.composite
@@ -67,33 +37,6 @@ def table_options(draw: st.DrawFn) -> TableOptions:
         draw_last_roll=draw(st.booleans()),
         first_move=draw(st.sampled_from(["rolloff", "loser", "alternate"])),
     )
-
-
-def random_action(state: MatchState, rng: random.Random) -> Action:
-    allowed = allowed_actions(state)
-    choices = [(seat, name) for seat, names in allowed.items() for name in names]
-    seat, name = rng.choices(choices, weights=[WEIGHTS[n] for _, n in choices])[0]
-    if name == "roll":
-        return Roll(seat, Dice(rng.randint(1, 6), rng.randint(1, 6)))
-    if name == "move":
-        g = state.game
-        assert g.dice is not None
-        return Play(seat, str(rng.choice(g.position.legal_moves(g.dice))))
-    if name == "resign":
-        return Resign(seat, rng.randint(1, 3))
-    simple = {
-        "double": Double,
-        "take": Take,
-        "drop": Drop,
-        "beaver": Beaver,
-        "raccoon": Raccoon,
-        "accept_resign": AcceptResign,
-        "reject_resign": RejectResign,
-        "abandon": Abandon,
-        "timeout": Timeout,
-    }
-    action: Action = simple[name](seat)
-    return action
 
 
 @settings(max_examples=80)
