@@ -216,6 +216,51 @@ def _doubles(m: list[int], o: list[int], d: int) -> list[int]:
             avail[t] -= 1
             avail[p] += 1
 
+    if need == 4:
+        # the common case, unrolled: four nested loops instead of recursive calls
+        for i1 in range(n_sources):
+            p1 = sources[i1]
+            if not avail[p1]:
+                continue
+            t1 = targets[i1]
+            k1 = base + hit_keys[i1] if blots[i1] and not landed[t1] else base + keys[i1]
+            avail[p1] -= 1
+            avail[t1] += 1
+            landed[t1] += 1
+            for i2 in range(i1, n_sources):
+                p2 = sources[i2]
+                if not avail[p2]:
+                    continue
+                t2 = targets[i2]
+                k2 = k1 + hit_keys[i2] if blots[i2] and not landed[t2] else k1 + keys[i2]
+                avail[p2] -= 1
+                avail[t2] += 1
+                landed[t2] += 1
+                for i3 in range(i2, n_sources):
+                    p3 = sources[i3]
+                    if not avail[p3]:
+                        continue
+                    t3 = targets[i3]
+                    k3 = k2 + hit_keys[i3] if blots[i3] and not landed[t3] else k2 + keys[i3]
+                    avail[p3] -= 1
+                    avail[t3] += 1
+                    landed[t3] += 1
+                    for i4 in range(i3, n_sources):
+                        if avail[sources[i4]]:
+                            if blots[i4] and not landed[targets[i4]]:
+                                result.append(k3 + hit_keys[i4])
+                            else:
+                                result.append(k3 + keys[i4])
+                    landed[t3] -= 1
+                    avail[t3] -= 1
+                    avail[p3] += 1
+                landed[t2] -= 1
+                avail[t2] -= 1
+                avail[p2] += 1
+            landed[t1] -= 1
+            avail[t1] -= 1
+            avail[p1] += 1
+        return result
     walk(0, need, base)
     return result
 
