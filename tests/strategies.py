@@ -98,7 +98,7 @@ def random_action(state: MatchState, rng: random.Random) -> Action:
         assert g.dice is not None
         return Play(seat, str(rng.choice(g.position.legal_moves(g.dice))))
     if name == "resign":
-        return Resign(seat, rng.randint(1, 3))
+        return Resign(seat, rng.randint(state.game.rejected[seat] + 1, 3))
     simple = {
         "double": Double,
         "take": Take,

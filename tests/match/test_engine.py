@@ -360,6 +360,10 @@ def test_k19_k20_resignations() -> None:
     assert last_game(play(offered, AcceptResign(X)))[:2] == (X, 4)
     back = play(offered, RejectResign(X))
     assert back.game.phase == "turn" and back.game.turn == O
+    # after a rejection only a higher level may be offered this game
+    with pytest.raises(IllegalActionError, match="rejected this game"):
+        apply(back, Resign(O, 2))
+    assert play(back, Resign(O, 3)).game.resign_level == 3
     jacoby = play(
         at(TableOptions(jacoby=True), Position.initial(), turn=O), Resign(O, 2), AcceptResign(X)
     )

@@ -166,7 +166,7 @@ def allowed_actions(state: MatchState) -> dict[int, tuple[str, ...]]:
             names += ["take", "drop"]
         elif g.phase == "resigning":
             names += ["accept_resign", "reject_resign"]
-        if g.phase in ("turn", "moving") and not g.last_roll:
+        if g.phase in ("turn", "moving") and not g.last_roll and g.rejected[seat] < 3:
             names.append("resign")
         names.append("abandon")
         if g.phase != "opening":
@@ -513,6 +513,13 @@ def _resign(state: MatchState, action: Action, events: list[Event]) -> MatchStat
     g = state.game
     if g.phase not in ("turn", "moving") or g.turn != action.player or g.last_roll:
         raise _refuse(state, action, "a resignation is offered on your own turn")
+    if action.level <= g.rejected[action.player]:
+        raise _refuse(
+            state,
+            action,
+            f"a resignation at level {g.rejected[action.player]} was rejected this game; "
+            "offer a higher level or play on",
+        )
     events.append(Event("resign_offered", action.player, {"level": action.level}))
     return replace(
         state,
@@ -542,10 +549,20 @@ def _reject_resign(state: MatchState, action: Action, events: list[Event]) -> Ma
     g = state.game
     if g.phase != "resigning" or action.player not in to_act(state):
         raise _refuse(state, action)
-    assert g.resume is not None
+    assert g.resume is not None and g.resigned_by is not None
     events.append(Event("resign_rejected", action.player, {"level": g.resign_level}))
+    rejected = list(g.rejected)
+    rejected[g.resigned_by] = max(rejected[g.resigned_by], g.resign_level)
     return replace(
-        state, game=replace(g, phase=g.resume, resign_level=0, resigned_by=None, resume=None)
+        state,
+        game=replace(
+            g,
+            phase=g.resume,
+            resign_level=0,
+            resigned_by=None,
+            resume=None,
+            rejected=(rejected[0], rejected[1]),
+        ),
     )
 
 

@@ -99,6 +99,9 @@ class GameState:
     resigned_by: int | None = None
     #: The phase to go back to when a resignation is rejected.
     resume: Phase | None = None
+    #: For each seat, the highest resignation level rejected this game (0 = none);
+    #: that seat may offer only a higher level afterwards.
+    rejected: tuple[int, int] = (0, 0)
     #: While a double is pending: the seat that doubled and the value before it.
     doubler: int | None = None
     value_before: int = 1
