@@ -68,9 +68,19 @@ def test_random_self_play_ends_and_scores_right(options: TableOptions, seed: int
         n = options.match_length
         assert state.winner is not None and state.score[state.winner] == n
         assert state.score[1 - state.winner] < n
-        assert sum(g.crawford for g in state.games) <= 1
-        if not options.crawford:
-            assert not any(g.crawford for g in state.games)
+        # the Crawford game is exactly the first game after a game that left a player at
+        # N-1 (so never game 1, not even in a 1-point match)
+        score = [0, 0]
+        expected = []
+        reached = False
+        for i, g in enumerate(state.games):
+            crawford = options.crawford and not reached and i > 0 and max(score) == n - 1
+            reached = reached or crawford
+            expected.append(crawford)
+            if g.winner is not None:
+                score[g.winner] = min(n, score[g.winner] + g.points)
+        assert [g.crawford for g in state.games] == expected
+        assert sum(expected) <= 1
         totals = [0, 0]
         for g in state.games:
             if g.winner is not None:

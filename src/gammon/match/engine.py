@@ -217,7 +217,7 @@ def _finish(
     """Score a finished game, then start the next one (or end the match)."""
     opts = state.options
     outcome = GameOutcome(
-        game.number, winner, points, result, reason, game.cube.value, game.starter
+        game.number, winner, points, result, reason, game.cube.value, game.starter, game.crawford
     )
     score = list(state.score)
     ledger = list(state.ledger)
