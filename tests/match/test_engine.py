@@ -331,6 +331,14 @@ def test_k15_k16_crawford_game_and_post_crawford() -> None:
     assert "double" in allowed_actions(s)[O]
 
 
+def test_the_final_position_is_seen_from_the_seat_on_turn() -> None:
+    # X bears off its last checker and wins the match: the last position shows O's
+    # checkers as ``player`` and ``turn`` names O, as in every other state
+    s = finish(at(TableOptions(match_length=1), x_wins_next(GAMMON)))
+    assert s.over and s.game.turn == O
+    assert s.game.position.opponent[0] == 15 and s.game.position.player[6] == 15
+
+
 def test_k17_match_ends_without_excess() -> None:
     s = replace(new_match(TableOptions(match_length=5)), score=(2, 2))
     s = at(TableOptions(match_length=5), x_wins_next(GAMMON), cube=CubeState(2, O), score=(2, 2))

@@ -400,7 +400,8 @@ def _after_move(state: MatchState, after: Position, events: list[Event]) -> Matc
     g = state.game
     assert g.turn is not None
     mover = g.turn
-    game = replace(g, position=after, plies=g.plies + 1, dice=None)
+    # the position is now seen from the other player, so ``turn`` passes to them too
+    game = replace(g, position=after, turn=1 - mover, plies=g.plies + 1, dice=None)
     if g.last_roll:
         # the draw option's final roll has been played (rules.md D10)
         if after.opponent[0] == after.variant.checkers:
@@ -408,17 +409,15 @@ def _after_move(state: MatchState, after: Position, events: list[Event]) -> Matc
             return _finish(state, game, None, 0, 0, "draw", events)
         winner = 1 - mover
         result, points = _points(state, abandon_result(after, seat_view=False))
-        return _finish(
-            state, replace(game, turn=winner), winner, result, points, "bear_off", events
-        )
+        return _finish(state, game, winner, result, points, "bear_off", events)
     outcome = after.result()
     if outcome is None:
-        return replace(state, game=replace(game, phase="turn", turn=1 - mover))
+        return replace(state, game=replace(game, phase="turn"))
     # the mover has borne off every checker
     opts = state.options
     if opts.draw_last_roll and g.starter == mover:
         events.append(Event("last_roll", 1 - mover, {"game": g.number}))
-        return replace(state, game=replace(game, phase="turn", turn=1 - mover, last_roll=True))
+        return replace(state, game=replace(game, phase="turn", last_roll=True))
     result, points = _points(state, outcome.points)
     return _finish(state, game, mover, result, points, "bear_off", events)
 
