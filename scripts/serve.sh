@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Install gammon into .venv and start it.  Until the web site lands this is an
-# interactive demo of the rules library: the opening position and its moves.
+# Install gammon with the web site (and the bot) into .venv and start the site.
+# It runs on SQLite (./gammon.db) with no other service and prints its address.
+# Settings come from GAMMON_* variables or flags, e.g.
+#   scripts/serve.sh --port 8080
+#   GAMMON_DATABASE_URL=postgresql://user@localhost/gammon scripts/serve.sh
+# `.venv/bin/gammon serve --help` lists every setting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh
-exec .venv/bin/gammon demo "$@"
+if [[ "${GAMMON_DATABASE_URL:-}" == postgres* ]]; then
+    scripts/bootstrap.sh server,bot,postgres
+else
+    scripts/bootstrap.sh server,bot
+fi
+exec .venv/bin/gammon serve "$@"

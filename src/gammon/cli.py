@@ -4,6 +4,7 @@
 ``gammon show``    draw a position
 ``gammon demo``    a short tour of the rules library
 ``gammon verify-dice``  check the dice of a finished match against its commitment
+``gammon serve``   run the web site (needs the ``server`` extra)
 """
 
 from __future__ import annotations
@@ -141,6 +142,113 @@ def cmd_verify_dice(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    from gammon.match.matfile import convert_file
+
+    try:
+        print(convert_file(args.source, args.target))
+    except OSError as exc:
+        raise GammonError(f"cannot convert {args.source}: {exc.strerror or exc}") from None
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    try:
+        from gammon.bots.analysis_cli import run
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise GammonError(
+            f"gammon analyse needs the bot extra (pip install 'gammon[bot]'): {exc}"
+        ) from None
+    return run(args)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        from gammon.tui.play import run
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise GammonError(
+            f"gammon play needs the bot extra (pip install 'gammon[bot]'): {exc}"
+        ) from None
+    return run(args)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+
+    from gammon.server.settings import Settings
+
+    overrides = {name: getattr(args, name) for name in _serve_fields()}
+    settings = Settings.from_env(**overrides)
+    try:
+        from gammon.server.run import serve
+    except ImportError as exc:
+        raise GammonError(
+            f"gammon serve needs the server extra (pip install 'gammon[server]'): {exc}"
+        ) from None
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+
+    def ready(address: str) -> None:
+        print(f"gammon: serving on {address}", flush=True)
+
+    return serve(settings, ready)
+
+
+def _serve_fields() -> list[str]:
+    from dataclasses import fields
+
+    from gammon.server.settings import Settings
+
+    return [f.name for f in fields(Settings)]
+
+
+def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``gammon serve``: one flag per setting of :class:`gammon.server.settings.Settings`."""
+    from dataclasses import fields
+
+    from gammon.server.settings import SETTINGS_HELP, Settings, parse_setting
+
+    p = sub.add_parser(
+        "serve",
+        help="run the web site",
+        description=(
+            "Run the gammon web site: lobby, accounts, tables, play against people and the "
+            "bot, watching, fair dice. Migrates the database on start. Every flag can also "
+            "be set as an environment variable GAMMON_<FLAG> (e.g. GAMMON_DATABASE_URL, "
+            "GAMMON_REDIS_URL); a flag wins over the variable. Several processes can share "
+            "one PostgreSQL database and one Redis. Prints 'gammon: serving on ADDRESS' "
+            "once it answers. Needs the server extra (and postgres for PostgreSQL)."
+        ),
+    )
+    defaults = Settings()
+    for f in fields(Settings):
+        default = getattr(defaults, f.name)
+        if isinstance(default, tuple):
+            default = ",".join(default) or "none"
+        elif default is None:
+            default = "none"
+        elif isinstance(default, bool):
+            default = "true" if default else "false"
+        env = f"GAMMON_{f.name.upper()}"
+
+        def convert(text: str, name: str = f.name) -> object:
+            try:
+                return parse_setting(name, text)
+            except GammonError as exc:
+                raise argparse.ArgumentTypeError(str(exc)) from None
+
+        p.add_argument(
+            "--" + f.name.replace("_", "-"),
+            dest=f.name,
+            type=convert,
+            default=None,
+            metavar=f.name.upper(),
+            help=f"{SETTINGS_HELP[f.name]} (env {env}; default {default})",
+        )
+    p.set_defaults(func=cmd_serve)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gammon", description="Backgammon rules, notation and tools."
@@ -196,6 +304,56 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("log", help="the match's action log (JSON lines)")
     p.set_defaults(func=cmd_verify_dice)
+
+    p = sub.add_parser(
+        "convert",
+        help="convert a match between the action log, .mat and SGF",
+        description=(
+            "Convert a match record; the file extensions choose the formats: .jsonl or .log "
+            "(gammon's action log), .mat or .txt (Jellyfish/gnubg/XG text match), .sgf "
+            "(gnubg SGF, written only). Every move is checked by replaying it."
+        ),
+    )
+    p.add_argument("source", help="the match to read (.jsonl, .log, .mat, .txt)")
+    p.add_argument("target", help="the file to write (.jsonl, .log, .mat, .txt, .sgf)")
+    p.set_defaults(func=cmd_convert)
+
+    p = sub.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="analyse a match with the bot",
+        description=(
+            "Evaluate every checker play and cube decision of a match (action log or .mat) "
+            "at a chosen level: best moves, equity lost, blunder marks, error rates (PR and "
+            "mEMG), luck, and the equity after every move. See docs/analysis.md."
+        ),
+    )
+    try:
+        from gammon.bots.analysis_cli import add_arguments as add_analysis_arguments
+    except ImportError:  # pragma: no cover - without the bot extra
+        p.add_argument("file")
+    else:
+        add_analysis_arguments(p)
+    p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser(
+        "play",
+        help="play the bot in the terminal",
+        description=(
+            "A match or money session against the bot in the terminal, with every table "
+            "option as a flag. Type 'help' at any prompt. The dice are verifiable and the "
+            "match is saved as an action log at the end."
+        ),
+    )
+    try:
+        from gammon.tui.play import add_arguments
+    except ImportError:  # pragma: no cover - without the bot extra
+        p.set_defaults(func=cmd_play)
+    else:
+        add_arguments(p)
+        p.set_defaults(func=cmd_play)
+
+    _add_serve(sub)
     return parser
 
 

@@ -1,0 +1,456 @@
+"""Load test of ``gammon serve``: N concurrent matches played through real WebSockets.
+
+The players are SCRIPTED RANDOM-LEGAL PLAYERS (not the bot): each picks a random
+action among those the server says it may take (a random legal move, an
+occasional double, take or drop), after a think time.  Everything goes through
+the real protocol on loopback: HTTP to make guests and tables, one WebSocket per
+player, each action acknowledged only after it is committed to the database.
+
+Reported: actions per second (committed actions acknowledged to the players)
+and the p50/p90/p99/max latency of an action, from sending it to receiving its
+``ack``.  It starts its own server process on 127.0.0.1 and stops it at the end;
+every loop is bounded by ``--duration``.
+
+    .venv/bin/python benchmarks/server_load.py --matches 200 --duration 30
+    .venv/bin/python benchmarks/server_load.py --database postgres \\
+        --postgres-url postgresql://postgres@127.0.0.1:5432/test
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+@dataclass
+class Stats:
+    """Latencies (seconds) of acknowledged actions and counts of what happened."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+    events: int = 0
+    #: CPU seconds the server process used while the matches were played.
+    server_cpu: float = float("nan")
+    #: CPU seconds the client processes used while playing.
+    client_cpu: float = 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its finished children (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(int(f) for f in fields[11:15]) / ticks
+
+
+@contextlib.contextmanager
+def server_process(database_url: str, extra: list[str]) -> Iterator[tuple[str, int]]:
+    """``gammon serve`` on 127.0.0.1, a free port; yields its address and pid."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gammon",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--database-url",
+            database_url,
+            "--log-level",
+            "warning",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        url = ""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            if line.startswith("gammon: serving on "):
+                url = line.split()[-1]
+                break
+        if not url:
+            raise RuntimeError("the server did not start")
+        yield url, proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+@contextlib.contextmanager
+def postgres_schema(base_url: str) -> Iterator[str]:
+    """A fresh schema in ``base_url``'s database, dropped afterwards."""
+    import psycopg
+
+    schema = f"gammon_bench_{secrets.token_hex(4)}"
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{base_url}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(base_url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@contextlib.asynccontextmanager
+async def guest(url: str) -> AsyncIterator[tuple[httpx.AsyncClient, str]]:
+    """An HTTP client signed in as a new guest, and its CSRF token."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        token = (await client.get("/api/session")).json()["csrf"]
+        r = await client.post("/api/guest", json={}, headers={"X-CSRF-Token": token})
+        r.raise_for_status()
+        yield client, r.json()["csrf"]
+
+
+def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A random legal action for this player, or None when it is not its decision."""
+    allowed = [a for a in state["you"]["allowed"] if a not in ("abandon", "resign")]
+    if not allowed:
+        return None
+    if "move" in allowed:
+        moves = state["match"]["moves"] or []
+        if not moves:
+            return None
+        return {"type": "move", "move": rng.choice(moves)["move"]}
+    if "take" in allowed:
+        return {"type": "take" if rng.random() < 0.8 else "drop"}
+    if "accept_resign" in allowed:
+        return {"type": "accept_resign"}
+    if "double" in allowed and rng.random() < 0.05:
+        return {"type": "double"}
+    if "roll" in allowed:
+        return {"type": "roll"}
+    return None
+
+
+async def player(
+    url: str,
+    client: httpx.AsyncClient,
+    table: str,
+    stats: Stats,
+    stop_at: float,
+    think: float,
+    seed: int,
+) -> None:
+    """Play one seat until ``stop_at``."""
+    rng = random.Random(seed)
+    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    ws_url = "ws" + url[4:] + f"/ws/table/{table}"
+    async with connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22) as ws:
+        await ws.send(
+            json.dumps(
+                {"type": "hello", "protocol": 1, "last_version": None, "client_seed": str(seed)}
+            )
+        )
+        await _play(ws, rng, stats, stop_at, think)
+
+
+async def _play(
+    ws: ClientConnection, rng: random.Random, stats: Stats, stop_at: float, think: float
+) -> None:
+    state: dict[str, Any] | None = None
+    pending: tuple[str, float] | None = None
+    counter = 0
+    while time.monotonic() < stop_at:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop_at - time.monotonic()))
+        except TimeoutError:
+            break
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "event":
+            stats.events += 1
+            for e in msg["data"].get("events", ()):
+                if e["kind"] == "game_over":
+                    stats.games += 1
+            if "state" in msg:
+                state = msg["state"]
+        elif kind == "state":
+            state = msg
+        elif kind == "ack" and pending is not None and msg.get("id") == pending[0]:
+            stats.latencies.append(time.perf_counter() - pending[1])
+            pending = None
+        elif kind == "error":
+            stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+            if pending is not None and msg.get("id") == pending[0]:
+                pending = None
+        if pending is not None or state is None or state["table"]["status"] != "playing":
+            continue
+        if choose(state, rng) is None:
+            continue
+        if think:
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        # decide on the newest state: read what arrived while thinking
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.001)
+            except TimeoutError:
+                break
+            msg = json.loads(raw)
+            if msg.get("type") == "event":
+                stats.events += 1
+                if "state" in msg:
+                    state = msg["state"]
+            elif msg.get("type") == "state":
+                state = msg
+        assert state is not None
+        action = choose(state, rng)
+        if action is None:
+            continue
+        counter += 1
+        ident = f"a{counter}"
+        pending = (ident, time.perf_counter())
+        await ws.send(json.dumps({**action, "id": ident, "version": state["version"]}))
+
+
+def run(
+    urls: list[str],
+    matches: int,
+    duration: float,
+    think: float,
+    pids: list[int] | None = None,
+    processes: int = 1,
+) -> Stats:
+    """Play ``matches`` money sessions for ``duration`` s from ``processes`` client processes."""
+    import multiprocessing
+
+    shares = [matches // processes + (i < matches % processes) for i in range(processes)]
+    start_at = time.time() + 10 + 0.3 * matches / processes  # every process plays at once
+    window: list[float] = []
+
+    def measure() -> None:  # the servers' CPU during the play only
+        if not pids:
+            return
+        time.sleep(max(0.0, start_at - time.time()))
+        before = sum(cpu_seconds(pid) for pid in pids)
+        time.sleep(duration)
+        window.append(sum(cpu_seconds(pid) for pid in pids) - before)
+
+    import threading
+
+    meter = threading.Thread(target=measure, daemon=True)
+    meter.start()
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(processes) as pool:
+        parts = pool.starmap(
+            _client_process,
+            [
+                (urls, share, i, start_at, duration, think)
+                for i, share in enumerate(shares)
+                if share
+            ],
+        )
+    stats = Stats()
+    for part in parts:
+        stats.latencies += part.latencies
+        stats.events += part.events
+        stats.games += part.games
+        stats.client_cpu += part.client_cpu
+        for code, n in part.errors.items():
+            stats.errors[code] = stats.errors.get(code, 0) + n
+    meter.join(timeout=duration + 60)
+    if window:
+        stats.server_cpu = window[0]
+    return stats
+
+
+def _client_process(
+    urls: list[str], matches: int, index: int, start_at: float, duration: float, think: float
+) -> Stats:
+    return asyncio.run(_clients(urls, matches, index, start_at, duration, think))
+
+
+async def _clients(
+    urls: list[str], matches: int, index: int, start_at: float, duration: float, think: float
+) -> Stats:
+    """One client process: set up its tables, wait for the common start, play."""
+    stats = Stats()
+    async with contextlib.AsyncExitStack() as stack:
+        sem = asyncio.Semaphore(20)
+
+        async def setup(i: int) -> list[tuple[str, httpx.AsyncClient, str, int]]:
+            # both players of a match use the same server process (table affinity)
+            url = urls[i % len(urls)]
+            async with sem:
+                a, a_csrf = await stack.enter_async_context(guest(url))
+                b, b_csrf = await stack.enter_async_context(guest(url))
+                r = await a.post(
+                    "/api/tables", json={"cube_limit": 64}, headers={"X-CSRF-Token": a_csrf}
+                )
+                r.raise_for_status()
+                table = r.json()["table"]["id"]
+                r = await b.post(
+                    f"/api/tables/{table}/sit", json={"seat": 1}, headers={"X-CSRF-Token": b_csrf}
+                )
+                r.raise_for_status()
+                return [(url, a, table, 2 * i), (url, b, table, 2 * i + 1)]
+
+        started = time.monotonic()
+        groups = await asyncio.gather(*(setup(index * 100_000 + i) for i in range(matches)))
+        print(f"set up {matches} tables in {time.monotonic() - started:.1f} s", file=sys.stderr)
+        if time.time() > start_at:
+            print("warning: the setup ran past the common start", file=sys.stderr)
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        stop_at = time.monotonic() + duration
+        cpu = time.process_time()
+        await asyncio.gather(
+            *(
+                player(url, client, table, stats, stop_at, think, seed)
+                for group in groups
+                for url, client, table, seed in group
+            )
+        )
+        stats.client_cpu = time.process_time() - cpu
+    return stats
+
+
+def report(label: str, stats: Stats, duration: float) -> None:
+    """Print one result line block."""
+    lat = sorted(stats.latencies)
+    n = len(lat)
+
+    def pct(p: float) -> float:
+        return lat[min(n - 1, int(p * n))] * 1000 if n else float("nan")
+
+    print(f"{label}:")
+    print(f"  actions acknowledged: {n} in {duration:.0f} s = {n / duration:.1f} actions/s")
+    print(
+        f"  action latency (send -> ack): p50 {pct(0.50):.1f} ms, p90 {pct(0.90):.1f} ms, "
+        f"p99 {pct(0.99):.1f} ms, max {(lat[-1] * 1000 if n else float('nan')):.1f} ms, "
+        f"mean {(statistics.fmean(lat) * 1000 if n else float('nan')):.1f} ms"
+    )
+    print(f"  events received: {stats.events}, games finished: {stats.games}")
+    if n and stats.server_cpu == stats.server_cpu:
+        print(
+            f"  server CPU: {stats.server_cpu:.1f} s = {stats.server_cpu / duration * 100:.0f}% "
+            f"of one core (all server processes), {stats.server_cpu / n * 1000:.2f} ms per action"
+        )
+    print(
+        f"  client CPU: {stats.client_cpu:.1f} s = {stats.client_cpu / duration * 100:.0f}% of one core"
+    )
+    if stats.errors:
+        print(f"  errors: {dict(sorted(stats.errors.items()))}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=200, help="concurrent matches (default 200)")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of play (default 30)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        help="mean seconds a scripted player thinks before acting (default 0.5; 0 = flat out)",
+    )
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres", "both"),
+        default="sqlite",
+        help="which database",
+    )
+    parser.add_argument(
+        "--postgres-url",
+        default=os.environ.get(
+            "GAMMON_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
+        ),
+        help="PostgreSQL database to use (a fresh schema is made and dropped)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="gammon serve processes sharing the database (over 1 needs --redis-url)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default="redis://127.0.0.1:6379/0",
+        help="Redis for several server processes (default redis://127.0.0.1:6379/0)",
+    )
+    parser.add_argument(
+        "--clients", type=int, default=2, help="client processes sharing the players (default 2)"
+    )
+    parser.add_argument(
+        "--url",
+        help="use this already running server instead of starting one (loopback addresses only)",
+    )
+    args = parser.parse_args()
+    if args.url is not None:
+        from urllib.parse import urlsplit
+
+        if urlsplit(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
+            parser.error("--url must be a loopback address")
+    if not 1 <= args.matches <= 2000 or not 1 <= args.duration <= 3600:
+        parser.error("--matches must be 1..2000 and --duration 1..3600")
+    if not 1 <= args.processes <= 16 or not 1 <= args.clients <= 16:
+        parser.error("--processes and --clients must be 1..16")
+    runs = ["sqlite", "postgres"] if args.database == "both" else [args.database]
+    print(
+        f"{args.matches} concurrent money sessions, scripted random-legal players "
+        f"(think {args.think} s), {args.duration:.0f} s, {os.cpu_count()} CPUs",
+    )
+    if args.url is not None:
+        stats = run([args.url], args.matches, args.duration, args.think, None, args.clients)
+        report(args.url, stats, args.duration)
+        return 0
+    for db in runs:
+        with contextlib.ExitStack() as stack:
+            if db == "sqlite":
+                folder = stack.enter_context(tempfile.TemporaryDirectory())
+                url = f"sqlite:///{Path(folder) / 'load.db'}"
+            else:
+                url = stack.enter_context(postgres_schema(args.postgres_url))
+            extra = ["--redis-url", args.redis_url] if args.processes > 1 else []
+            servers = [
+                stack.enter_context(server_process(url, extra)) for _ in range(args.processes)
+            ]
+            stats = run(
+                [address for address, _ in servers],
+                args.matches,
+                args.duration,
+                args.think,
+                [pid for _, pid in servers],
+                args.clients,
+            )
+            label = (
+                db if args.processes == 1 else f"{db}, {args.processes} server processes + Redis"
+            )
+            report(label, stats, args.duration)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

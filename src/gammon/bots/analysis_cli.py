@@ -1,0 +1,286 @@
+"""``gammon analyse FILE``: analyse a match from an action log or a ``.mat`` file.
+
+The command replays the match, judges every checker play and cube decision at
+the chosen level (:mod:`gammon.bots.analysis`) and prints a report: per game
+the marked decisions and the players' error rates and luck, then the match
+totals and the biggest errors with the better play.  ``--json`` prints the
+analysis for the site instead (schema: ``docs/analysis.md``).  A progress bar
+goes to standard error.
+
+Wire it into a command line with :func:`add_arguments` and :func:`run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+from gammon.bots.analysis import (
+    BLUNDER,
+    CLOSE_CUBE,
+    DOUBTFUL,
+    ERROR,
+    Decision,
+    GameAnalysis,
+    MatchAnalysis,
+    PlayerStats,
+    Progress,
+    analyse_match,
+)
+from gammon.bots.bot import LEVELS
+from gammon.errors import GammonError
+from gammon.match.matfile import mat_to_record
+from gammon.match.record import MatchRecord, read_log
+
+__all__ = ["add_arguments", "format_report", "load_record", "run"]
+
+_LOG_SUFFIXES: Final = (".jsonl", ".log", ".json")
+_MAT_SUFFIXES: Final = (".mat", ".txt")
+_STAGES: Final = {
+    "cube": "cube decisions",
+    "moves": "moves of every roll (1-ply)",
+    "deep": "best moves again ({plies}-ply)",
+}
+_MARK_TEXT: Final = {"none": "", "doubtful": "?!", "error": "?", "blunder": "??"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``gammon analyse``."""
+    parser.add_argument(
+        "file", metavar="FILE", help="an action log (.jsonl, .log) or a .mat match file"
+    )
+    parser.add_argument(
+        "--level",
+        choices=LEVELS,
+        default="expert",
+        help=(
+            "judge as the bot of this level: expert and below at 1-ply, world-class "
+            "with the world-class bot's deeper search (default expert)"
+        ),
+    )
+    parser.add_argument(
+        "--plies",
+        type=int,
+        choices=(1, 2, 3, 4),
+        default=None,
+        help="override the depth of the level (2 = XG's 2-ply); luck is always 1-ply",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the analysis as JSON (docs/analysis.md)"
+    )
+    parser.add_argument("--out", metavar="PATH", help="write the report or JSON to PATH")
+    parser.add_argument(
+        "--top", type=int, default=10, metavar="N", help="list the N biggest errors (default 10)"
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=0,
+        metavar="N",
+        help="C++ threads of the engine (default 0: every core)",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar on standard error"
+    )
+
+
+def load_record(path: str | Path) -> MatchRecord:
+    """A match record from an action log or a ``.mat`` file (by suffix, else by content).
+
+    Raises :class:`GammonError` for a file that cannot be read or parsed.
+    """
+    file = Path(path)
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise GammonError(f"cannot read {file}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")  # older .mat exports
+    suffix = file.suffix.lower()
+    if suffix in _LOG_SUFFIXES:
+        return read_log(text)
+    if suffix in _MAT_SUFFIXES or not text.lstrip().startswith("{"):
+        return mat_to_record(text)
+    return read_log(text)
+
+
+@contextmanager
+def _progress_bar(enabled: bool, plies: int | None) -> Iterator[Progress | None]:
+    """A rich progress bar on standard error, one task per stage of the analysis."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    tasks: dict[str, Any] = {}
+
+    def report(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            label = _STAGES.get(stage, stage).format(plies=plies or "deep")
+            tasks[stage] = bar.add_task(label, total=total)
+        bar.update(tasks[stage], completed=done, total=total)
+
+    with bar:
+        yield report
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``gammon analyse`` with parsed arguments; returns the exit status (0)."""
+    record = load_record(args.file)
+    try:
+        with _progress_bar(not args.no_progress, args.plies) as progress:
+            analysis = analyse_match(
+                record, args.level, plies=args.plies, threads=args.threads, progress=progress
+            )
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise GammonError(
+            f"gammon analyse needs the bot extra (pip install 'gammon[bot]'): {exc}"
+        ) from None
+    if args.json:
+        text = json.dumps(_rounded(analysis.to_dict()), indent=1)
+    else:
+        text = format_report(analysis, top=args.top)
+    if args.out:
+        try:
+            Path(args.out).write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise GammonError(f"cannot write {args.out}: {exc.strerror}") from None
+    else:
+        sys.stdout.write(text + "\n")
+    return 0
+
+
+def _rounded(value: Any) -> Any:
+    """JSON data with floats rounded to 6 decimals (the engines are not more precise)."""
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_rounded(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------------- the text report
+
+
+def _title(analysis: MatchAnalysis) -> str:
+    a, b = analysis.players
+    kind = f"{analysis.match_length}-point match" if analysis.match_length else "money session"
+    variant = "" if analysis.variant == "standard" else f", {analysis.variant}"
+    return (
+        f"Analysis of {a} - {b}, {kind}{variant}: {analysis.level} "
+        f"({analysis.plies}-ply; luck at {analysis.luck_plies}-ply)"
+    )
+
+
+def _when(d: Decision) -> str:
+    return f"move {d.ply + 1}" if d.kind == "checker" else f"before move {d.ply + 1}"
+
+
+def _decision_line(d: Decision, names: tuple[str, str]) -> str:
+    dice = d.dice or "--"
+    better = "" if d.best == d.played else d.best
+    return (
+        f"  {d.ply + 1:>4}  {names[d.player][:10]:<10} {dice:<3} {d.played:<22} "
+        f"{better:<22} {-d.error:+.3f} {d.mark}{_MARK_TEXT[d.mark]}"
+    )
+
+
+def _stats_line(p: PlayerStats) -> str:
+    return (
+        f"  {p.name}: PR {p.pr:.1f} (error rate {p.error_rate:.1f} mEMG over {p.decisions} "
+        f"decisions: checker {p.checker_rate:.1f} on {p.checker_decisions}, cube "
+        f"{p.cube_rate:.1f} on {p.cube_decisions}); {p.doubtful} doubtful, {p.errors} errors, "
+        f"{p.blunders} blunders; luck {p.luck:+.3f} over {p.rolls} rolls"
+    )
+
+
+def _game_section(g: GameAnalysis, names: tuple[str, str]) -> list[str]:
+    if g.winner is None:
+        result = "unfinished"
+    else:
+        result = f"{names[g.winner]} wins {g.points} point{'s' if g.points != 1 else ''}"
+    crawford = " (Crawford game)" if g.crawford else ""
+    lines = [
+        f"Game {g.number}: {names[0]} {g.score[0]}, {names[1]} {g.score[1]}{crawford} - {result}"
+    ]
+    marked = [d for d in g.decisions if d.mark != "none"]
+    if marked:
+        lines.append(
+            f"  {'move':>4}  {'player':<10} {'dice':<3} {'played':<22} {'better':<22} {'equity':>6}"
+        )
+        lines += [_decision_line(d, names) for d in marked]
+    else:
+        lines.append("  no doubtful decision")
+    lines += [_stats_line(p) for p in g.players]
+    return lines
+
+
+def _worst_lines(analysis: MatchAnalysis, top: int) -> list[str]:
+    worst = analysis.worst(top)
+    if not worst:
+        return ["No decision lost equity."]
+    lines = [f"The {len(worst)} biggest errors:"]
+    for n, d in enumerate(worst, start=1):
+        who = analysis.players[d.player]
+        dice = f" with {d.dice}" if d.dice else ""
+        lines.append(
+            f"  {n:>2}. game {d.game}, {_when(d)}, {who}{dice}: {d.played} "
+            f"({d.equity_played:+.3f}); better {d.best} ({d.equity_best:+.3f}): "
+            f"{-d.error:+.3f} {d.mark}"
+        )
+        lines.append(f"      {d.xgid}")
+        if d.kind == "checker":
+            for c in d.candidates[:3]:
+                lines.append(
+                    f"        {c.move:<24} {c.equity:+.3f}  (win {100 * c.win:.1f}%, {c.plies}-ply)"
+                )
+        elif d.cube is not None:
+            cube = d.cube
+            beaver = (
+                "" if cube.double_beaver is None else f", double/beaver {cube.double_beaver:+.3f}"
+            )
+            lines.append(
+                f"        no double {cube.no_double:+.3f}, double/take {cube.double_take:+.3f}, "
+                f"double/pass {cube.double_pass:+.3f}{beaver}: {cube.action} "
+                f"(doubler's view, win {100 * cube.win:.1f}%)"
+            )
+    return lines
+
+
+def format_report(analysis: MatchAnalysis, *, top: int = 10) -> str:
+    """The readable report of an analysis."""
+    names = analysis.players
+    lines = [_title(analysis), ""]
+    for g in analysis.games:
+        lines += _game_section(g, names)
+        lines.append("")
+    lines.append("Match totals:")
+    lines += [_stats_line(p) for p in analysis.totals]
+    lines.append("")
+    lines += _worst_lines(analysis, top)
+    lines += [
+        "",
+        f"Marks: doubtful (?!) >= {DOUBTFUL}, error (?) >= {ERROR}, blunder (??) >= {BLUNDER} "
+        "of normalised equity (money points per cube, EMG in a match).",
+        "PR = 500 x mean error, error rate = 1000 x mean error, over the checker plays with a "
+        f"choice, doubles, answers and no-doubles within {CLOSE_CUBE} of doubling.",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,175 @@
+"""The ASGI application: :func:`create_app` builds it from :class:`Settings`.
+
+Nothing is created at import time: the database, the event bus, the bot pool and
+the table actors are started by the application's lifespan (migrations first)
+and stopped with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Final, TypeVar
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.routing import Mount, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from gammon.server import web
+from gammon.server.auth import Auth
+from gammon.server.bots import BotRunner
+from gammon.server.bus import Bus, make_bus
+from gammon.server.hub import Hub
+from gammon.server.ratelimit import KeyedLimiter
+from gammon.server.settings import Settings
+from gammon.server.ws import table_socket
+from gammon.storage import Database, Store
+
+__all__ = ["Context", "create_app"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+HERE: Final = Path(__file__).parent
+#: Largest HTTP request body accepted.
+MAX_BODY: Final = 64 * 1024
+
+_SECURITY_HEADERS: Final = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; connect-src 'self' ws: wss:; "
+        "img-src 'self' data:; style-src 'self'; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'self'"
+    ),
+}
+
+
+class Context:
+    """Everything the routes share, started and stopped by the app's lifespan."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        self.templates = Jinja2Templates(env=env)
+        self.signin_limiter = KeyedLimiter(rate=0.2, burst=10)
+        self._db: Database | None = None
+        self._store: Store | None = None
+        self._auth: Auth | None = None
+        self._hub: Hub | None = None
+        self._bus: Bus | None = None
+        self._bots: BotRunner | None = None
+
+    @staticmethod
+    def _need(value: T | None) -> T:
+        if value is None:
+            raise RuntimeError("the gammon app is not started (run it under its lifespan)")
+        return value
+
+    @property
+    def db(self) -> Database:
+        """The database (once started)."""
+        return self._need(self._db)
+
+    @property
+    def store(self) -> Store:
+        """The queries (once started)."""
+        return self._need(self._store)
+
+    @property
+    def auth(self) -> Auth:
+        """Accounts and sessions (once started)."""
+        return self._need(self._auth)
+
+    @property
+    def hub(self) -> Hub:
+        """The table actors (once started)."""
+        return self._need(self._hub)
+
+    async def start(self) -> None:
+        """Open the database, migrate it, connect the bus, resume every table in play."""
+        settings = self.settings
+        db = Database(settings.database_url, pool_size=settings.db_pool_size)
+        await asyncio.to_thread(db.migrate)
+        self._db = db
+        self._store = Store(db)
+        self._auth = Auth(db, self._store, settings)
+        self._bus = make_bus(settings.redis_url)
+        self._bots = BotRunner(settings.bot_workers)
+        self._hub = Hub(settings, db, self._store, self._bus, self._bots)
+        await self._hub.start()
+        log.info(
+            "gammon started (%s, %s)", db.dialect, "redis" if settings.redis_url else "one process"
+        )
+
+    async def stop(self) -> None:
+        """Close connections, stop the actors, the bot pool and the database."""
+        if self._hub is not None:
+            await self._hub.stop()
+        if self._bots is not None:
+            await asyncio.to_thread(self._bots.close)
+        if self._db is not None:
+            await asyncio.to_thread(self._db.close)
+
+
+class _SecurityHeaders:
+    """Adds the security headers to every HTTP response (plain ASGI, cheap)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in _SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in self.headers if k not in present]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The gammon web application for ``settings`` (default: from ``GAMMON_*``)."""
+    ctx = Context(settings if settings is not None else Settings.from_env())
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await ctx.start()
+        try:
+            yield
+        finally:
+            await ctx.stop()
+
+    routes = [
+        *web.routes(),
+        WebSocketRoute("/ws/table/{table_id}", table_socket),
+        Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(_SecurityHeaders)],
+        exception_handlers=web.exception_handlers(),
+        max_body_size=MAX_BODY,
+    )
+    app.state.gammon = ctx
+    return app

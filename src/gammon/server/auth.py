@@ -1,0 +1,168 @@
+"""Accounts and sessions: argon2id password hashes, session tokens, guests, CSRF tokens.
+
+The session cookie holds a random token; the database holds only its SHA-256,
+so a copy of the database signs nobody in.  Each session has its own CSRF token
+(synchronizer pattern); visitors without a session get a double-submit token.
+
+>>> check_username("alice_2")
+'alice_2'
+>>> check_username("guest-12ab")
+Traceback (most recent call last):
+...
+gammon.server.protocol.ServerError: user names starting with 'guest-' are kept for guests
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import re
+import secrets
+import time
+from typing import Final
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from gammon.server.protocol import ServerError
+from gammon.server.settings import Settings
+from gammon.storage import ConflictError, Database, SessionInfo, Store, UserRow
+
+__all__ = [
+    "CSRF_COOKIE",
+    "SESSION_COOKIE",
+    "Auth",
+    "check_password",
+    "check_username",
+    "now_ms",
+    "token_hash",
+]
+
+SESSION_COOKIE: Final = "gammon_session"
+CSRF_COOKIE: Final = "gammon_csrf"
+_USERNAME: Final = re.compile(r"[A-Za-z0-9_-]{3,20}")
+
+
+def now_ms() -> int:
+    """The time now, in milliseconds since the epoch."""
+    return time.time_ns() // 1_000_000
+
+
+def token_hash(token: str) -> str:
+    """What the database stores of a session token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check_username(name: str) -> str:
+    """A valid user name, or ``invalid_username``."""
+    if not isinstance(name, str) or not _USERNAME.fullmatch(name):
+        raise ServerError("invalid_username", "a user name is 3 to 20 letters, digits, '_' or '-'")
+    if name.lower().startswith("guest-"):
+        raise ServerError(
+            "invalid_username", "user names starting with 'guest-' are kept for guests"
+        )
+    return name
+
+
+def check_password(password: str) -> str:
+    """A password of acceptable length, or ``weak_password``."""
+    if not isinstance(password, str) or not 8 <= len(password) <= 200:
+        raise ServerError("weak_password", "a password has 8 to 200 characters")
+    return password
+
+
+def csrf_equal(given: str | None, expected: str | None) -> bool:
+    """Constant-time comparison of CSRF tokens (False if either is missing)."""
+    if not given or not expected:
+        return False
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+class Auth:
+    """Sign-up, sign-in, guests and sessions on one store."""
+
+    def __init__(self, db: Database, store: Store, settings: Settings) -> None:
+        self.db = db
+        self.store = store
+        self.settings = settings
+        self._hasher = PasswordHasher()
+        self._dummy_hash: str | None = None
+
+    async def _hash(self, password: str) -> str:
+        return await asyncio.to_thread(self._hasher.hash, password)
+
+    async def _verify(self, password_hash: str, password: str) -> bool:
+        def verify() -> bool:
+            try:
+                return self._hasher.verify(password_hash, password)
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                return False
+
+        return await asyncio.to_thread(verify)
+
+    async def session(self, token: str | None) -> SessionInfo | None:
+        """The session of a cookie's token, if it is live."""
+        if not token or len(token) > 200:
+            return None
+        return await self.db.run(self.store.session, token_hash(token), now_ms())
+
+    async def open_session(self, user_id: int) -> tuple[str, str]:
+        """A new session for a user: ``(token for the cookie, csrf token)``."""
+        token = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(24)
+        now = now_ms()
+        expires = now + self.settings.session_days * 86_400_000
+        await self.db.run(self.store.create_session, token_hash(token), user_id, csrf, now, expires)
+        return token, csrf
+
+    async def close_session(self, token: str | None) -> None:
+        """Sign out (nothing if there is no such session)."""
+        if token:
+            await self.db.run(self.store.delete_session, token_hash(token))
+
+    async def new_guest(self) -> UserRow:
+        """A guest account with the starting balance."""
+        for _ in range(5):
+            name = f"guest-{secrets.token_hex(3)}"
+            try:
+                return await self.db.run(
+                    lambda n=name: self.store.create_user(
+                        n, None, guest=True, balance=self.settings.starting_balance, now=now_ms()
+                    )
+                )
+            except ConflictError:
+                continue
+        raise ServerError("conflict", "could not find a free guest name; try again")
+
+    async def sign_up(self, name: str, password: str, current: UserRow | None) -> UserRow:
+        """A new account, or the current guest turned into one."""
+        check_username(name)
+        check_password(password)
+        password_hash = await self._hash(password)
+        if current is not None and current.guest:
+            return await self.db.run(self.store.register_guest, current.id, name, password_hash)
+        return await self.db.run(
+            lambda: self.store.create_user(
+                name,
+                password_hash,
+                guest=False,
+                balance=self.settings.starting_balance,
+                now=now_ms(),
+            )
+        )
+
+    async def sign_in(self, name: str, password: str) -> UserRow:
+        """The account for a name and password, or ``bad_credentials``."""
+        user = None
+        if isinstance(name, str) and 0 < len(name) <= 40 and isinstance(password, str):
+            user = await self.db.run(self.store.user_by_name, name)
+        if user is None or user.password_hash is None:
+            # spend the same time as a real check, so names cannot be probed by timing
+            if self._dummy_hash is None:
+                self._dummy_hash = await self._hash(secrets.token_hex(8))
+            await self._verify(self._dummy_hash, str(password)[:200])
+            raise ServerError("bad_credentials", "wrong user name or password")
+        if not await self._verify(user.password_hash, password[:200]):
+            raise ServerError("bad_credentials", "wrong user name or password")
+        return user

@@ -1,0 +1,161 @@
+"""Fan-out of table events between server processes.
+
+With one process (no Redis) the :class:`LocalBus` does nothing: each table's
+actor tells its own connections.  With several processes sharing a database,
+:class:`RedisBus` publishes "table T reached version V" after every commit; the
+processes that hold an actor for T read the new entries from the database (the
+source of truth) and pass them on to their own connections.  Pub/sub may drop a
+message; actors also check their tables every ``sync_interval`` seconds.
+
+Bot decisions are expensive, so processes *claim* each one (``SET NX``) and only
+the winner computes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Final, Protocol
+
+__all__ = ["Bus", "LocalBus", "RedisBus", "make_bus"]
+
+log = logging.getLogger(__name__)
+
+CHANNEL: Final = "gammon:tables"
+
+#: Called with (table id, version) for each commit announced by another process.
+Listener = Callable[[str, int], Awaitable[None]]
+
+
+class Bus(Protocol):
+    """What the server needs from an event bus."""
+
+    #: Whether other processes may write the same tables.
+    shared: bool
+
+    async def start(self, listener: Listener) -> None:
+        """Begin delivering other processes' announcements to ``listener``."""
+        ...
+
+    async def publish(self, table_id: str, version: int) -> None:
+        """Announce that ``table_id`` reached ``version``."""
+        ...
+
+    async def claim(self, key: str, ttl: float) -> bool:
+        """Whether this process won ``key`` (held for ``ttl`` seconds)."""
+        ...
+
+    async def close(self) -> None:
+        """Stop listening and disconnect."""
+        ...
+
+
+class LocalBus:
+    """One process: nothing to tell anyone, every claim is ours."""
+
+    shared = False
+
+    async def start(self, listener: Listener) -> None:
+        """Nothing to listen to."""
+
+    async def publish(self, table_id: str, version: int) -> None:
+        """Nobody else to tell."""
+
+    async def claim(self, key: str, ttl: float) -> bool:
+        """Always won."""
+        return True
+
+    async def close(self) -> None:
+        """Nothing to close."""
+
+
+class RedisBus:
+    """Redis pub/sub between the processes sharing one database."""
+
+    shared = True
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.Redis.from_url(url)
+        self._origin = secrets.token_hex(8)
+        self._task: asyncio.Task[None] | None = None
+        self._listener: Listener | None = None
+        self._started = asyncio.Event()
+
+    async def start(self, listener: Listener) -> None:
+        """Subscribe, and deliver announcements from other processes to ``listener``."""
+        await self._redis.ping()
+        self._listener = listener
+        self._task = asyncio.create_task(self._listen(), name="gammon-redis-bus")
+        await asyncio.wait_for(self._started.wait(), timeout=10)
+
+    async def _listen(self) -> None:
+        backoff = 0.2
+        while True:
+            try:
+                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                async with pubsub:
+                    await pubsub.subscribe(CHANNEL)
+                    self._started.set()
+                    backoff = 0.2
+                    async for message in pubsub.listen():
+                        await self._deliver(message.get("data"))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("redis bus: %s; reconnecting in %.1f s", exc, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+
+    async def _deliver(self, raw: object) -> None:
+        if not isinstance(raw, bytes | str) or self._listener is None:
+            return
+        try:
+            data = json.loads(raw)
+            table_id, version, origin = str(data["t"]), int(data["v"]), str(data["o"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("redis bus: ignoring a malformed message")
+            return
+        if origin == self._origin:
+            return
+        try:
+            await self._listener(table_id, version)
+        except Exception:
+            log.exception("redis bus: listener failed for table %s", table_id)
+
+    async def publish(self, table_id: str, version: int) -> None:
+        """Announce a commit (a failure is logged: the sync interval covers it)."""
+        message = json.dumps({"t": table_id, "v": version, "o": self._origin})
+        try:
+            await self._redis.publish(CHANNEL, message)
+        except Exception as exc:
+            log.warning("redis bus: could not publish %s@%d: %s", table_id, version, exc)
+
+    async def claim(self, key: str, ttl: float) -> bool:
+        """``SET key NX PX ttl``: True for the one process that set it."""
+        try:
+            won = await self._redis.set(
+                f"gammon:claim:{key}", self._origin, nx=True, px=max(1, round(ttl * 1000))
+            )
+        except Exception as exc:
+            log.warning("redis bus: claim %s failed (%s); acting anyway", key, exc)
+            return True
+        return bool(won)
+
+    async def close(self) -> None:
+        """Stop listening and close the connection pool."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self._redis.aclose()
+
+
+def make_bus(redis_url: str | None) -> Bus:
+    """A :class:`RedisBus` for a URL, else a :class:`LocalBus`."""
+    return RedisBus(redis_url) if redis_url else LocalBus()

@@ -1,0 +1,132 @@
+"""Reading a create-table request from an HTML form or a JSON object.
+
+>>> req = table_request({"match_length": "5", "cube": "on", "crawford": "on"}, form=True)
+>>> req.options.match_length, req.options.cube, req.options.jacoby, req.opponent
+(5, True, False, 'human')
+>>> table_request({"match_length": 7, "beaver": True}, form=False)
+Traceback (most recent call last):
+...
+gammon.server.protocol.ServerError: beaver is a money-play option; it is refused in a 7-point match
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from gammon.errors import InvalidOptionsError
+from gammon.match import ClockSettings, TableOptions
+from gammon.server.hub import TableRequest
+from gammon.server.protocol import ServerError
+
+__all__ = ["BOOLEAN_OPTIONS", "table_request"]
+
+BOOLEAN_OPTIONS: Final = ("cube", "crawford", "jacoby", "beaver", "raccoon", "draw_last_roll")
+_INT_OPTIONS: Final = ("match_length", "stake", "automatic_doubles")
+_TEXT_OPTIONS: Final = ("variant", "end_setting", "first_move")
+_EXTRA: Final = frozenset(
+    {
+        "seat",
+        "opponent",
+        "bot_level",
+        "private",
+        "csrf_token",
+        "clock_delay",
+        "clock_reserve_base",
+        "clock_reserve_per_point",
+    }
+)
+
+
+def _bad(message: str) -> ServerError:
+    return ServerError("invalid_options", message)
+
+
+def _flag(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("on", "true", "1", "yes"):
+        return True
+    if isinstance(value, str) and value.lower() in ("off", "false", "0", "no", ""):
+        return False
+    raise _bad(f"{name} must be true or false")
+
+
+def _integer(value: Any, name: str) -> int:
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
+        return int(value)
+    raise _bad(f"{name} must be an integer")
+
+
+def _number(value: Any, name: str) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str) and len(value) < 20:
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    raise _bad(f"{name} must be a number of seconds")
+
+
+def table_request(data: Mapping[str, Any], *, form: bool) -> TableRequest:
+    """A :class:`TableRequest`; ``form=True`` reads HTML form semantics (an absent
+    checkbox is false), else JSON (an absent field keeps its default)."""
+    known = {*BOOLEAN_OPTIONS, *_INT_OPTIONS, *_TEXT_OPTIONS, "cube_limit", "clock", *_EXTRA}
+    unknown = [str(k) for k in data if k not in known]
+    if unknown:
+        raise ServerError("bad_message", f"unknown fields: {', '.join(sorted(unknown))[:200]}")
+    values: dict[str, Any] = {}
+    for name in BOOLEAN_OPTIONS:
+        if name in data:
+            values[name] = _flag(data[name], name)
+        elif form:
+            values[name] = False
+    for name in _INT_OPTIONS:
+        if name in data and data[name] not in ("", None):
+            values[name] = _integer(data[name], name)
+    for name in _TEXT_OPTIONS:
+        if name in data:
+            if not isinstance(data[name], str) or len(data[name]) > 40:
+                raise _bad(f"{name} must be text")
+            values[name] = data[name]
+    limit = data.get("cube_limit")
+    if limit not in (None, "", "none"):
+        values["cube_limit"] = _integer(limit, "cube_limit")
+    try:
+        return _finish(data, values, form=form)
+    except InvalidOptionsError as exc:
+        raise _bad(str(exc)) from None
+
+
+def _finish(data: Mapping[str, Any], values: dict[str, Any], *, form: bool) -> TableRequest:
+    clock = data.get("clock")
+    if form:
+        if clock is not None and _flag(clock, "clock"):
+            values["clock"] = ClockSettings(
+                _number(data.get("clock_delay", 12), "clock_delay"),
+                _number(data.get("clock_reserve_base", 60), "clock_reserve_base"),
+                _number(data.get("clock_reserve_per_point", 60), "clock_reserve_per_point"),
+            )
+    elif clock is not None:
+        if not isinstance(clock, dict) or set(clock) - {
+            "delay",
+            "reserve_base",
+            "reserve_per_point",
+        }:
+            raise _bad("clock is null or {delay, reserve_base, reserve_per_point}")
+        values["clock"] = ClockSettings(**{k: _number(v, f"clock {k}") for k, v in clock.items()})
+    options = TableOptions(**values)
+    seat = _integer(data.get("seat", 0), "seat")
+    if seat not in (0, 1):
+        raise _bad("seat must be 0 or 1")
+    opponent = data.get("opponent", "human")
+    if opponent not in ("human", "bot"):
+        raise _bad("opponent must be human or bot")
+    level = data.get("bot_level", "intermediate")
+    if not isinstance(level, str):
+        raise _bad("bot_level must be text")
+    private = _flag(data.get("private", False), "private")
+    return TableRequest(options, seat, str(opponent), level, private)

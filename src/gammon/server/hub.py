@@ -1,0 +1,215 @@
+"""The hub: this process's table actors, table creation, and cross-process sync.
+
+On start the hub resumes every table in play (their journals are replayed),
+so clocks and bots carry on after a restart and reconnecting clients find
+their tables exactly as they left them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Final
+
+from gammon.match import TableOptions
+from gammon.server.actor import TableActor
+from gammon.server.auth import now_ms
+from gammon.server.bots import BOT_LEVELS, BotRunner, bots_available
+from gammon.server.bus import Bus
+from gammon.server.connection import dumps
+from gammon.server.protocol import ServerError
+from gammon.server.settings import Settings
+from gammon.server.table import TableState
+from gammon.storage import Database, Store, UserRow
+
+__all__ = ["TABLE_ID", "Hub", "TableRequest"]
+
+log = logging.getLogger(__name__)
+
+#: What a table id looks like (``secrets.token_urlsafe(9)``).
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
+#: Seconds an actor with no connections and no match in play is kept.
+_EVICT_AFTER: Final = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class TableRequest:
+    """A request to create a table: the options and who sits where."""
+
+    options: TableOptions
+    seat: int = 0
+    opponent: str = "human"
+    bot_level: str = "intermediate"
+    private: bool = False
+
+
+class Hub:
+    """Every table actor of this process."""
+
+    def __init__(
+        self, settings: Settings, db: Database, store: Store, bus: Bus, bots: BotRunner
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.store = store
+        self.bus = bus
+        self.bots = bots
+        self.actors: dict[str, TableActor] = {}
+        self._loading: dict[str, asyncio.Future[TableActor | None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._sync_task: asyncio.Task[None] | None = None
+        self._cleanup_task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Listen to other processes and resume every table in play."""
+        await self.bus.start(self._on_remote)
+        live = await self.db.run(self.store.table_ids, "playing")
+        for table_id in live:
+            try:
+                await self.get(table_id)
+            except Exception:
+                log.exception("could not resume table %s", table_id)
+        if live:
+            log.info("resumed %d table(s) in play", len(live))
+        if self.bus.shared:
+            self._sync_task = asyncio.create_task(self._sync(), name="gammon-sync")
+        self._cleanup_task = asyncio.create_task(self._cleanup(), name="gammon-cleanup")
+
+    async def stop(self) -> None:
+        """Stop every actor and background task."""
+        for background in (self._sync_task, self._cleanup_task):
+            if background is not None:
+                background.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await background
+        for actor in list(self.actors.values()):
+            await actor.stop()
+        self.actors.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        await self.bus.close()
+
+    async def get(self, table_id: str) -> TableActor | None:
+        """The actor of a table (loaded on first use), or None if there is no such table."""
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            return actor
+        if not TABLE_ID.fullmatch(table_id):
+            return None
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[TableActor | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            actor = TableActor(self, table_id)
+            found = await actor.load()
+            result = actor if found else None
+            if result is not None:
+                self.actors[table_id] = result
+                result.start()
+            future.set_result(result)
+            return result
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: waiters get it through their own await
+            raise
+        finally:
+            del self._loading[table_id]
+
+    def announce(self, table_id: str, version: int) -> None:
+        """Tell other processes about a commit (in the background)."""
+        if not self.bus.shared:
+            return
+        task = asyncio.create_task(self.bus.publish(table_id, version))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_remote(self, table_id: str, version: int) -> None:
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            actor.notify(version)
+
+    async def _sync(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sync_interval)
+            for table_id, actor in list(self.actors.items()):
+                try:
+                    version = await self.db.run(self.store.version, table_id)
+                except Exception as exc:
+                    log.warning("sync of table %s failed: %s", table_id, exc)
+                    continue
+                if version is not None:
+                    actor.notify(version)
+
+    async def _cleanup(self) -> None:
+        """Forget expired sessions, hourly."""
+        while True:
+            try:
+                removed = await self.db.run(self.store.delete_expired_sessions, now_ms())
+                if removed:
+                    log.info("removed %d expired session(s)", removed)
+            except Exception as exc:
+                log.warning("session clean-up failed: %s", exc)
+            await asyncio.sleep(3600)
+
+    def maybe_evict(self, table_id: str) -> None:
+        """Forget an idle actor after a while (it is reloaded on demand)."""
+
+        async def later() -> None:
+            await asyncio.sleep(_EVICT_AFTER)
+            actor = self.actors.get(table_id)
+            if actor is not None and actor.idle:
+                del self.actors[table_id]
+                actor.stopped = True  # at once: a socket that has it sees this
+                await actor.stop()
+
+        task = asyncio.create_task(later())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def create_table(self, user: UserRow, request: TableRequest) -> TableState:
+        """Create a table, seat its creator (and a bot), and return its state."""
+        options = request.options
+        if request.opponent == "bot":
+            if request.bot_level not in BOT_LEVELS:
+                raise ServerError(
+                    "bad_message", f"bot_level must be one of {', '.join(BOT_LEVELS)}"
+                )
+            if not bots_available():
+                raise ServerError("not_available", "this build has no bot (gammon.bots.seat)")
+        need = options.required_balance()
+        if need and user.balance < need:
+            raise ServerError(
+                "insufficient_balance",
+                f"your balance {user.balance} does not cover this table's stake x cube limit x "
+                f"end coefficient = {need}",
+            )
+        table_id = secrets.token_urlsafe(9)
+        data = {"by": user.name, "private": request.private, "options": options.to_dict()}
+        await self.db.run(
+            self.store.create_table,
+            table_id,
+            user.id,
+            dumps(options.to_dict()),
+            request.private,
+            now_ms(),
+            "created",
+            json.dumps(data, separators=(",", ":")),
+        )
+        actor = await self.get(table_id)
+        assert actor is not None
+        try:
+            await actor.call(lambda: actor.sit_user(user, request.seat))
+        except Exception:
+            await actor.call(actor.close_if_empty)
+            raise
+        if request.opponent == "bot":
+            await actor.call(lambda: actor.sit_bot(1 - request.seat, request.bot_level))
+        assert actor.state is not None
+        return actor.state

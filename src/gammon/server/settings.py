@@ -1,0 +1,177 @@
+"""Server settings: defaults, ``GAMMON_*`` environment variables, and command-line flags.
+
+>>> Settings.from_env({"GAMMON_PORT": "9000", "GAMMON_REDIS_URL": ""}).port
+9000
+>>> Settings.from_env({"GAMMON_RATE_LIMIT": "fast"})
+Traceback (most recent call last):
+...
+gammon.server.settings.SettingsError: GAMMON_RATE_LIMIT must be a number, got 'fast'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, Final, Literal
+
+from gammon.errors import GammonError
+
+__all__ = ["SETTINGS_HELP", "CookieSecure", "Settings", "SettingsError", "parse_setting"]
+
+CookieSecure = Literal["auto", "always", "never"]
+
+
+class SettingsError(GammonError, ValueError):
+    """A setting with a value it cannot take."""
+
+    code = "invalid_settings"
+
+
+#: One line of help per setting (the CLI's ``--help`` and docs/server.md use it).
+SETTINGS_HELP: Final[dict[str, str]] = {
+    "host": "address to listen on",
+    "port": "TCP port to listen on (0 picks a free one; the address is printed)",
+    "database_url": "SQLAlchemy URL: sqlite:///PATH or postgresql://USER@HOST/DB",
+    "redis_url": "Redis URL for fanning events out between several server processes "
+    "(empty: one process)",
+    "cookie_secure": "Secure flag of the session cookie: auto (when the request is HTTPS), "
+    "always or never",
+    "allowed_origins": "comma-separated extra origins allowed to open WebSockets "
+    "(the server's own origin always is)",
+    "trust_proxy": "trust X-Forwarded-For/-Proto headers from these comma-separated "
+    "addresses (a reverse proxy)",
+    "starting_balance": "play-money balance of a new account or guest",
+    "max_message_bytes": "largest WebSocket message accepted from a client",
+    "rate_limit": "WebSocket messages per second allowed per connection",
+    "rate_burst": "WebSocket message burst allowed per connection",
+    "bot_workers": "processes that compute bot moves (0: a thread in the server process)",
+    "bot_delay": "seconds a bot waits before acting, so that people can follow",
+    "session_days": "days a sign-in lasts",
+    "db_pool_size": "database connections per process (PostgreSQL)",
+    "sync_interval": "seconds between journal checks of live tables when Redis is used "
+    "(a safety net for lost pub/sub messages)",
+    "ws_compression": "compress WebSocket messages (permessage-deflate): less bandwidth, "
+    "more server CPU",
+    "access_log": "log every HTTP request",
+    "log_level": "logging level: debug, info, warning or error",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything ``gammon serve`` can be told.  Immutable; build with :meth:`from_env`."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database_url: str = "sqlite:///./gammon.db"
+    redis_url: str | None = None
+    cookie_secure: CookieSecure = "auto"
+    allowed_origins: tuple[str, ...] = ()
+    trust_proxy: tuple[str, ...] = ()
+    starting_balance: int = 1000
+    max_message_bytes: int = 4096
+    rate_limit: float = 10.0
+    rate_burst: int = 30
+    bot_workers: int = 1
+    bot_delay: float = 0.6
+    session_days: int = 30
+    db_pool_size: int = 8
+    sync_interval: float = 5.0
+    ws_compression: bool = False
+    access_log: bool = False
+    log_level: str = "info"
+
+    def __post_init__(self) -> None:
+        def need(cond: bool, message: str) -> None:
+            if not cond:
+                raise SettingsError(message)
+
+        need(0 <= self.port <= 65535, f"port must be 0..65535, got {self.port}")
+        need(bool(self.database_url), "database_url must not be empty")
+        need(
+            self.cookie_secure in ("auto", "always", "never"),
+            f"cookie_secure must be auto, always or never, got {self.cookie_secure!r}",
+        )
+        need(self.starting_balance >= 0, "starting_balance must be >= 0")
+        need(256 <= self.max_message_bytes <= 65536, "max_message_bytes must be 256..65536")
+        need(self.rate_limit > 0, "rate_limit must be > 0")
+        need(self.rate_burst >= 1, "rate_burst must be >= 1")
+        need(0 <= self.bot_workers <= 64, "bot_workers must be 0..64")
+        need(0 <= self.bot_delay <= 60, "bot_delay must be 0..60 seconds")
+        need(1 <= self.session_days <= 3650, "session_days must be 1..3650")
+        need(1 <= self.db_pool_size <= 200, "db_pool_size must be 1..200")
+        need(0.1 <= self.sync_interval <= 3600, "sync_interval must be 0.1..3600 seconds")
+        need(
+            self.log_level in ("debug", "info", "warning", "error"),
+            f"log_level must be debug, info, warning or error, got {self.log_level!r}",
+        )
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults, then ``GAMMON_<NAME>`` variables, then ``overrides`` (flags) that are not None."""
+        environ = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            key = f"GAMMON_{f.name.upper()}"
+            if key in environ:
+                values[f.name] = _parse(f.name, key, environ[key])
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> Settings:
+        """A copy with some settings changed."""
+        return replace(self, **changes)
+
+
+_INTS: Final = {
+    "port",
+    "starting_balance",
+    "max_message_bytes",
+    "rate_burst",
+    "bot_workers",
+    "session_days",
+    "db_pool_size",
+}
+_FLOATS: Final = {"rate_limit", "bot_delay", "sync_interval"}
+_LISTS: Final = {"allowed_origins", "trust_proxy"}
+
+
+def parse_setting(name: str, raw: str, key: str | None = None) -> Any:
+    """A setting's value from text (an environment variable or a flag).
+
+    >>> parse_setting("allowed_origins", "https://a.example, https://b.example")
+    ('https://a.example', 'https://b.example')
+    """
+    return _parse(name, key or name, raw)
+
+
+def _parse(name: str, key: str, raw: str) -> Any:
+    text = raw.strip()
+    if name in _INTS:
+        try:
+            return int(text)
+        except ValueError:
+            raise SettingsError(f"{key} must be an integer, got {raw!r}") from None
+    if name in _FLOATS:
+        try:
+            return float(text)
+        except ValueError:
+            raise SettingsError(f"{key} must be a number, got {raw!r}") from None
+    if name in _LISTS:
+        return tuple(part.strip() for part in text.split(",") if part.strip())
+    if name in ("access_log", "ws_compression"):
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("", "0", "false", "no", "off"):
+            return False
+        raise SettingsError(f"{key} must be true or false, got {raw!r}")
+    if name == "redis_url":
+        return text or None
+    if name == "cookie_secure" and text not in ("auto", "always", "never"):
+        raise SettingsError(f"{key} must be auto, always or never, got {raw!r}")
+    if name == "log_level" and text.lower() not in ("debug", "info", "warning", "error"):
+        raise SettingsError(f"{key} must be debug, info, warning or error, got {raw!r}")
+    if name == "log_level":
+        return text.lower()
+    return text

@@ -1,0 +1,378 @@
+// The SVG backgammon board. It draws what it is given and reports clicks and drags; it knows
+// no rules (the server sends the legal steps).
+//
+// Points are given in the numbering of the seat at the bottom (the viewer): its home board is
+// bottom right (points 1..6), it moves 24 -> 1; the seat at the top has its point q drawn at
+// the viewer's 25 - q. Index 0 of a board is "borne off", 25 the bar, as in the protocol.
+
+const NS = "http://www.w3.org/2000/svg";
+
+export const W = 940;
+export const H = 640;
+const P = 60; // point width
+const R = 27; // checker radius
+const STEP = 2 * R; // stack spacing
+const TOP = 18; // top of the top points
+const BOTTOM = H - 18; // bottom of the bottom points
+const AREA = 270; // height of a point's area
+const TRI = 250; // triangle height
+const MID = H / 2;
+const LEFT_Q = 60; // x of the left quadrant
+const BAR_X = LEFT_Q + 6 * P; // 420
+const BAR_W = 60;
+const RIGHT_Q = BAR_X + BAR_W; // 480
+const RIGHT_END = RIGHT_Q + 6 * P; // 840
+const TRAY_X = 852;
+const TRAY_W = 76;
+const CUBE_X = 30;
+
+function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+  }
+  if (parent) parent.append(node);
+  return node;
+}
+
+// Centre x of a point (viewer numbering 1..24) and whether it is on the top row.
+export function pointX(p) {
+  if (p <= 6) return RIGHT_END - (p - 0.5) * P;
+  if (p <= 12) return BAR_X - (p - 6.5) * P;
+  if (p <= 18) return LEFT_Q + (p - 12.5) * P;
+  return RIGHT_Q + (p - 18.5) * P;
+}
+
+export function isTop(p) {
+  return p >= 13;
+}
+
+// Centres of a stack of n checkers on one point, from the rim towards the middle.
+function stackCentres(n, top, maxHeight = AREA) {
+  const step = n > 1 ? Math.min(STEP, (maxHeight - 2 * R) / (n - 1)) : STEP;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    out.push(top ? TOP + R + i * step : BOTTOM - R - i * step);
+  }
+  return out;
+}
+
+function barCentres(n, bottomSeat) {
+  const space = MID - TOP - 40; // from 40 px off the middle to the rim
+  const step = n > 1 ? Math.min(STEP, (space - 2 * R) / (n - 1)) : STEP;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    out.push(bottomSeat ? MID + 40 + R + i * step : MID - 40 - R - i * step);
+  }
+  return out;
+}
+
+const PIPS = {
+  1: [[0, 0]],
+  2: [[-1, -1], [1, 1]],
+  3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+
+function drawDie(parent, cx, cy, size, value, cls) {
+  const g = svg("g", { class: `die ${cls}`, "data-die": value }, parent);
+  svg("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: size / 6 }, g);
+  const off = size * 0.26;
+  for (const [dx, dy] of PIPS[value] || []) {
+    svg("circle", { cx: cx + dx * off, cy: cy + dy * off, r: size * 0.09, class: "pip" }, g);
+  }
+  return g;
+}
+
+function drawCube(parent, cx, cy, value, cls) {
+  const size = 46;
+  const g = svg("g", { class: `cube ${cls}`, "data-cube": value }, parent);
+  svg("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 7 }, g);
+  const text = svg("text", { x: cx, y: cy + 1, "text-anchor": "middle", "dominant-baseline": "central" }, g);
+  text.textContent = String(value);
+  if (value >= 10) text.setAttribute("font-size", "20");
+  return g;
+}
+
+export class BoardView {
+  // handlers: onPoint(point) for a click or tap on a point (viewer numbering, 0 = off tray,
+  // 25 = own bar); onDrag(from, to) for a checker dragged from one point to another.
+  constructor(container, handlers) {
+    this.handlers = handlers;
+    this.root = svg("svg", {
+      viewBox: `0 0 ${W} ${H}`,
+      class: "board",
+      role: "group",
+      "data-testid": "board",
+    });
+    this.title = svg("title", {}, this.root);
+    this.layer = svg("g", {}, this.root);
+    this.ghost = null;
+    this.drag = null;
+    this.model = null;
+    container.append(this.root);
+    this.root.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    this.root.addEventListener("pointermove", (e) => this.pointerMove(e));
+    this.root.addEventListener("pointerup", (e) => this.pointerUp(e));
+    this.root.addEventListener("pointercancel", () => this.cancelDrag());
+    this.root.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      const target = e.target.closest && e.target.closest("[data-point]");
+      if (!target) return;
+      e.preventDefault();
+      this.handlers.onPoint(Number(target.dataset.point));
+    });
+  }
+
+  setTitle(text) {
+    this.title.textContent = text;
+    this.root.setAttribute("aria-label", text);
+  }
+
+  // model: {bottom, board: [seat0[26], seat1[26]], dice: {seat, values, used} | null,
+  //   cube: {enabled, value, owner, offer: {value, by} | null}, sources: Set, dests: Set,
+  //   selected: point | null, interactive: bool}
+  render(model) {
+    this.model = model;
+    const layer = svg("g", {});
+    this.drawFrame(layer);
+    this.drawPoints(layer, model);
+    this.drawCheckers(layer, model);
+    this.drawTrays(layer, model);
+    this.drawCube(layer, model);
+    this.drawDice(layer, model);
+    this.drawTargets(layer, model);
+    this.layer.replaceWith(layer);
+    this.layer = layer;
+    this.root.classList.toggle("interactive", Boolean(model.interactive));
+  }
+
+  drawFrame(g) {
+    svg("rect", { x: 0, y: 0, width: W, height: H, class: "frame", rx: 10 }, g);
+    svg("rect", { x: LEFT_Q, y: TOP, width: 6 * P, height: BOTTOM - TOP, class: "felt" }, g);
+    svg("rect", { x: RIGHT_Q, y: TOP, width: 6 * P, height: BOTTOM - TOP, class: "felt" }, g);
+    svg("rect", { x: BAR_X, y: 0, width: BAR_W, height: H, class: "bar" }, g);
+    svg("rect", { x: TRAY_X, y: TOP, width: TRAY_W, height: MID - TOP - 10, class: "tray", rx: 4 }, g);
+    svg("rect", { x: TRAY_X, y: MID + 10, width: TRAY_W, height: BOTTOM - MID - 10, class: "tray", rx: 4 }, g);
+  }
+
+  drawPoints(g, model) {
+    for (let p = 1; p <= 24; p++) {
+      const x = pointX(p);
+      const top = isTop(p);
+      const base = top ? TOP : BOTTOM;
+      const tip = top ? TOP + TRI : BOTTOM - TRI;
+      const cls = `point ${(p % 2 === 0) !== top ? "pa" : "pb"}`;
+      svg("polygon", { points: `${x - P / 2},${base} ${x + P / 2},${base} ${x},${tip}`, class: cls }, g);
+      const label = svg("text", {
+        x,
+        y: top ? TOP - 5 : H - 4,
+        class: "point-label",
+        "text-anchor": "middle",
+      }, g);
+      label.textContent = String(p);
+    }
+  }
+
+  drawCheckers(g, model) {
+    const bottom = model.bottom;
+    for (const seat of [0, 1]) {
+      const counts = model.board[seat];
+      const own = seat === bottom;
+      for (let q = 1; q <= 24; q++) {
+        const n = counts[q];
+        if (!n) continue;
+        const p = own ? q : 25 - q;
+        const x = pointX(p);
+        const ys = stackCentres(n, isTop(p));
+        ys.forEach((y, i) => this.checker(g, x, y, seat, i === n - 1 && n > 5 ? n : null));
+      }
+      const onBar = counts[25];
+      if (onBar) {
+        const ys = barCentres(onBar, own);
+        ys.forEach((y, i) =>
+          this.checker(g, BAR_X + BAR_W / 2, y, seat, i === onBar - 1 && onBar > 4 ? onBar : null),
+        );
+      }
+    }
+  }
+
+  checker(g, x, y, seat, label) {
+    const c = svg("g", { class: `checker s${seat}`, "data-seat": seat }, g);
+    svg("circle", { cx: x, cy: y, r: R - 1 }, c);
+    svg("circle", { cx: x, cy: y, r: R - 9, class: "ring" }, c);
+    if (label) {
+      const text = svg("text", { x, y: y + 1, "text-anchor": "middle", "dominant-baseline": "central", class: "count" }, c);
+      text.textContent = String(label);
+    }
+  }
+
+  drawTrays(g, model) {
+    for (const seat of [0, 1]) {
+      const n = model.board[seat][0];
+      const own = seat === model.bottom;
+      const h = 15;
+      for (let i = 0; i < n; i++) {
+        const y = own ? BOTTOM - 4 - (i + 1) * (h + 1) : TOP + 4 + i * (h + 1);
+        svg("rect", { x: TRAY_X + 8, y, width: TRAY_W - 16, height: h, rx: 3, class: `slab s${seat}` }, g);
+      }
+      if (n) {
+        const text = svg("text", {
+          x: TRAY_X + TRAY_W / 2,
+          y: own ? MID + 30 : MID - 22,
+          "text-anchor": "middle",
+          class: "tray-count",
+        }, g);
+        text.textContent = String(n);
+      }
+    }
+  }
+
+  drawCube(g, model) {
+    const cube = model.cube;
+    if (!cube || !cube.enabled) return;
+    if (cube.offer) {
+      const right = cube.offer.by === model.bottom;
+      const cx = right ? (RIGHT_Q + RIGHT_END) / 2 : (LEFT_Q + BAR_X) / 2;
+      drawCube(g, cx, MID, cube.offer.value, "offered");
+      return;
+    }
+    let cy = MID;
+    if (cube.owner !== null && cube.owner !== undefined) {
+      cy = cube.owner === model.bottom ? BOTTOM - 30 : TOP + 30;
+    }
+    drawCube(g, CUBE_X, cy, cube.value === 1 && cube.owner == null ? 64 : cube.value, "");
+  }
+
+  drawDice(g, model) {
+    const dice = model.dice;
+    if (!dice || !dice.values || !dice.values.length) return;
+    const right = dice.seat === model.bottom;
+    const cx = right ? (RIGHT_Q + RIGHT_END) / 2 : (LEFT_Q + BAR_X) / 2;
+    const n = dice.values.length;
+    const size = n > 2 ? 42 : 48;
+    const gap = size + 10;
+    dice.values.forEach((v, i) => {
+      const x = cx + (i - (n - 1) / 2) * gap;
+      drawDie(g, x, MID, size, v, `s${dice.seat}${dice.used && dice.used[i] ? " used" : ""}`);
+    });
+  }
+
+  // Transparent hit areas over every point, the own bar and the own tray; classes mark the
+  // selectable sources, the selection and the destinations.
+  drawTargets(g, model) {
+    const sources = model.sources || new Set();
+    const dests = model.dests || new Set();
+    const interactive = Boolean(model.interactive);
+    const add = (point, x, y, w, h) => {
+      const classes = ["hit"];
+      if (interactive && sources.has(point)) classes.push("src");
+      if (interactive && dests.has(point)) classes.push("dest");
+      if (model.selected === point) classes.push("selected");
+      const attrs = { x, y, width: w, height: h, class: classes.join(" "), "data-point": point };
+      if (classes.length > 1 && interactive) {
+        attrs.tabindex = 0;
+        attrs.role = "button";
+      }
+      svg("rect", attrs, g);
+      if (interactive && dests.has(point)) {
+        // a marker where the checker would land
+        let mx;
+        let my;
+        if (point === 0) {
+          mx = TRAY_X + TRAY_W / 2;
+          my = BOTTOM - 40;
+        } else {
+          mx = pointX(point);
+          const n = model.board[model.bottom][point] + 1;
+          const ys = stackCentres(Math.max(n, 1), isTop(point));
+          my = ys[ys.length - 1];
+        }
+        svg("circle", { cx: mx, cy: my, r: R - 4, class: "dest-mark" }, g);
+      }
+    };
+    for (let p = 1; p <= 24; p++) {
+      const top = isTop(p);
+      add(p, pointX(p) - P / 2, top ? TOP : BOTTOM - AREA, P, AREA);
+    }
+    add(25, BAR_X, MID, BAR_W, BOTTOM - MID);
+    add(0, TRAY_X, MID + 10, TRAY_W, BOTTOM - MID - 10);
+  }
+
+  // --- pointer input: a tap selects; a drag from a source to a destination plays a step ---
+
+  toSvg(e) {
+    const m = this.root.getScreenCTM();
+    if (!m) return { x: 0, y: 0 };
+    const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    return { x: pt.x, y: pt.y };
+  }
+
+  pointAt(e) {
+    const el = document.elementFromPoint(e.clientX, e.clientY);
+    const hit = el && el.closest && el.closest("[data-point]");
+    return hit && this.root.contains(hit) ? Number(hit.dataset.point) : null;
+  }
+
+  pointerDown(e) {
+    if (!this.model || !this.model.interactive || e.button > 0) return;
+    const target = e.target.closest && e.target.closest("[data-point]");
+    if (!target) return;
+    const point = Number(target.dataset.point);
+    this.drag = { point, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
+    if (this.model.sources.has(point)) {
+      try {
+        this.root.setPointerCapture(e.pointerId);
+      } catch {
+        // capture is an optimisation only
+      }
+    }
+  }
+
+  pointerMove(e) {
+    const d = this.drag;
+    if (!d || d.id !== e.pointerId) return;
+    if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 8) return;
+    if (!this.model.sources.has(d.point)) return;
+    d.moved = true;
+    const { x, y } = this.toSvg(e);
+    if (!this.ghost) {
+      this.ghost = svg("g", { class: `checker ghost s${this.model.bottom}` }, this.root);
+      svg("circle", { cx: 0, cy: 0, r: R - 1 }, this.ghost);
+      svg("circle", { cx: 0, cy: 0, r: R - 9, class: "ring" }, this.ghost);
+      if (this.model.selected !== d.point) this.handlers.onPoint(d.point);
+    }
+    this.ghost.setAttribute("transform", `translate(${x} ${y})`);
+  }
+
+  pointerUp(e) {
+    const d = this.drag;
+    if (!d || d.id !== e.pointerId) return;
+    this.drag = null;
+    try {
+      this.root.releasePointerCapture(e.pointerId);
+    } catch {
+      // not captured
+    }
+    if (this.ghost) {
+      this.ghost.remove();
+      this.ghost = null;
+    }
+    if (!d.moved) {
+      this.handlers.onPoint(d.point);
+      return;
+    }
+    const to = this.pointAt(e);
+    if (to !== null && to !== d.point) this.handlers.onDrag(d.point, to);
+  }
+
+  cancelDrag() {
+    this.drag = null;
+    if (this.ghost) {
+      this.ghost.remove();
+      this.ghost = null;
+    }
+  }
+}

@@ -1,0 +1,215 @@
+"""What each viewer is sent: the ``state`` object and ``event`` data (docs/protocol.md).
+
+A viewer is a seat (0 or 1) or a spectator (``None``).  Nothing here ever reads
+the server seed before the table is finished: :class:`TableState` does not even
+hold it until the ``end`` entry reveals it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gammon.match import MatchState, allowed_actions, to_act
+from gammon.position import Position
+from gammon.server.table import TableState, clock_deadline
+
+__all__ = ["entry_view", "moves_payload", "state_view", "table_summary"]
+
+
+def _board(match: MatchState) -> tuple[list[list[int]], list[int], str]:
+    g = match.game
+    pos = g.position
+    turn = g.turn if g.turn is not None else 0
+    own = [list(pos.player), list(pos.opponent)]
+    if turn == 1:
+        own.reverse()
+    pips = list(pos.pip_count())
+    if turn == 1:
+        pips.reverse()
+    return own, pips, pos.position_id()
+
+
+def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
+    """The legal moves and the first click-to-move steps for the player to move."""
+    moves = position.legal_moves(dice)
+    options = position.step_options(dice)
+    return {
+        "moves": [
+            {
+                "move": str(m),
+                "position_id": m.position_after().position_id(),
+                "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in m],
+            }
+            for m in moves
+        ],
+        "forced": len(moves) == 1,
+        "step_options": {
+            "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in options.steps],
+            "complete": options.complete,
+            "dice_left": list(options.dice_left),
+        },
+    }
+
+
+def _match_view(state: TableState, match: MatchState) -> dict[str, Any]:
+    g = match.game
+    board, pips, position_id = _board(match)
+    opts = match.options
+    return {
+        "match_id": state.id,
+        "length": opts.match_length,
+        "score": list(match.score),
+        "crawford": g.crawford,
+        "post_crawford": match.post_crawford,
+        "over": match.over,
+        "winner": match.winner,
+        "game": {
+            "number": g.number,
+            "phase": g.phase,
+            "turn": g.turn,
+            "starter": g.starter,
+            "dice": [g.dice.d1, g.dice.d2] if g.dice is not None else None,
+            "cube": {"value": g.cube.value, "owner": g.cube.owner},
+            "last_roll": g.last_roll,
+            "plies": g.plies,
+            "resign": {"level": g.resign_level, "by": g.resigned_by}
+            if g.phase == "resigning"
+            else None,
+            "doubled_by": g.doubler if g.phase in ("doubled", "beavered", "raccooned") else None,
+            "board": board,
+            "position_id": position_id,
+            "pips": pips,
+        },
+        "to_act": list(to_act(match)),
+        "moves": None,
+        "forced": False,
+        "step_options": None,
+        "games": [
+            {
+                "number": o.number,
+                "winner": o.winner,
+                "points": o.points,
+                "result": o.result,
+                "reason": o.reason,
+                "cube": o.cube,
+            }
+            for o in match.games
+        ],
+        "stake": opts.stake,
+        "balances": list(match.balances) if match.balances is not None else None,
+        "ledger": [{"game": e.game, "player": e.player, "amount": e.amount} for e in match.ledger],
+    }
+
+
+def state_view(
+    state: TableState,
+    seat: int | None,
+    *,
+    signed_in: bool,
+    online: tuple[bool, bool],
+    moves: dict[str, Any] | None,
+    auto_roll: bool = False,
+) -> dict[str, Any]:
+    """The ``state`` object for one viewer (without ``type`` and ``now``).
+
+    ``moves`` is :func:`moves_payload` for the seat to move; it is included only
+    when ``seat`` is that seat.  ``auto_roll``: the server is about to roll, so
+    ``roll`` is not offered.
+    """
+    match = state.match
+    playing = state.status == "playing" and match is not None and not match.over
+    allowed: list[str] = []
+    if playing and seat is not None:
+        assert match is not None
+        allowed = [
+            a
+            for a in allowed_actions(match).get(seat, ())
+            if a != "timeout" and not (auto_roll and a == "roll")
+        ]
+    seats = [
+        s.public() | {"online": online[i]} if s is not None else None
+        for i, s in enumerate(state.seats)
+    ]
+    can_sit = [
+        state.status == "waiting" and signed_in and seat is None and state.seats[i] is None
+        for i in (0, 1)
+    ]
+    view: dict[str, Any] = {
+        "version": state.version,
+        "table": {
+            "id": state.id,
+            "status": state.status,
+            "private": state.private,
+            "options": state.options.to_dict(),
+            "seats": seats,
+            "created_by": state.created_by,
+            "result": state.result,
+        },
+        "you": {
+            "seat": seat,
+            "allowed": allowed,
+            "can_sit": can_sit,
+            "can_leave": seat is not None and state.status != "finished",
+            "can_chat": signed_in,
+            "seed_needed": seat is not None and state.status == "playing" and not state.locked,
+        },
+        "match": None,
+        "dice": None,
+        "clock": None,
+        "chat": list(state.chat),
+    }
+    if match is not None:
+        mv = _match_view(state, match)
+        g = match.game
+        if moves is not None and seat is not None and g.phase == "moving" and g.turn == seat:
+            mv.update(moves)
+        view["match"] = mv
+        dice: dict[str, Any] = {
+            "scheme": "hmac-sha256-v1",
+            "match_id": state.id,
+            "commitment": state.commitment,
+            "locked": state.locked,
+            "seeds_given": [s is not None for s in state.seeds],
+            "client_seeds": list(state.seeds_locked) if state.locked else None,
+            "server_seed": None,
+        }
+        if seat is not None:
+            dice["your_seed"] = state.seeds[seat]
+        if state.status == "finished" and state.result is not None:
+            dice["server_seed"] = state.result.get("server_seed")
+        view["dice"] = dice
+    clock = state.options.clock
+    if clock is not None and match is not None:
+        view["clock"] = {
+            "delay": clock.delay,
+            "reserve": [r / 1000 for r in state.reserves],
+            "running": state.clock_seat,
+            "since": state.clock_since,
+            "deadline": clock_deadline(state),
+        }
+    return view
+
+
+def entry_view(kind: str, data: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An entry's ``data`` as one viewer may see it."""
+    if kind == "sit":
+        return {k: v for k, v in data.items() if k != "user"}
+    if kind == "chat":
+        return {k: v for k, v in data.items() if k != "user"}
+    if kind == "seed" and data.get("seat") != seat:
+        return {"seat": data.get("seat")}
+    return data
+
+
+def table_summary(state: TableState) -> dict[str, Any]:
+    """A table for the lobby and the JSON API."""
+    return {
+        "id": state.id,
+        "status": state.status,
+        "private": state.private,
+        "options": state.options.to_dict(),
+        "seats": [s.public() if s is not None else None for s in state.seats],
+        "created_at": state.created_at,
+        "version": state.version,
+        "url": f"/table/{state.id}",
+    }

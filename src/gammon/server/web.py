@@ -1,0 +1,689 @@
+"""HTTP routes: the server-rendered pages and the JSON API (docs/protocol.md, "HTTP").
+
+Every state-changing request is CSRF-checked: forms carry ``csrf_token``, JSON
+requests the ``X-CSRF-Token`` header (and must be ``application/json``); a
+foreign ``Origin`` is refused as well.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Final
+
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import (
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import Route
+
+from gammon import VARIANTS
+from gammon.errors import GammonError
+from gammon.match import Roll, action_from_dict
+from gammon.match.options import CUBE_LIMITS
+from gammon.match.record import DiceRecord, MatchRecord, write_log
+from gammon.server.actor import TableActor
+from gammon.server.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_equal
+from gammon.server.bots import BOT_LEVELS, bots_available
+from gammon.server.forms import table_request
+from gammon.server.hub import TABLE_ID
+from gammon.server.i18n import LANGUAGES, translator
+from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, ServerError, http_status
+from gammon.server.table import DICE_SCHEME
+from gammon.server.views import table_summary
+from gammon.server.ws import origin_allowed
+from gammon.storage import SessionInfo, TableRow, UserRow
+
+if TYPE_CHECKING:
+    from gammon.server.app import Context
+
+__all__ = ["exception_handlers", "match_record", "routes"]
+
+log = logging.getLogger(__name__)
+
+_LANGS: Final = LANGUAGES
+#: The language a visitor picked (en, fr, it); otherwise Accept-Language decides.
+LANG_COOKIE: Final = "gammon_lang"
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _ctx(request: Request) -> Context:
+    ctx: Context = request.app.state.gammon
+    return ctx
+
+
+async def _session(request: Request) -> SessionInfo | None:
+    if "gammon_session" not in request.scope:
+        token = request.cookies.get(SESSION_COOKIE)
+        request.scope["gammon_session"] = await _ctx(request).auth.session(token)
+    session: SessionInfo | None = request.scope["gammon_session"]
+    return session
+
+
+def _secure(request: Request) -> bool:
+    mode = _ctx(request).settings.cookie_secure
+    return mode == "always" or (mode == "auto" and request.url.scheme == "https")
+
+
+def _set_session_cookie(request: Request, response: Response, token: str) -> None:
+    days = _ctx(request).settings.session_days
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=days * 86_400,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=_secure(request),
+    )
+
+
+def _anon_csrf(request: Request) -> tuple[str, bool]:
+    """The double-submit token of a visitor without a session, and whether it is new."""
+    token = request.cookies.get(CSRF_COOKIE)
+    if token and 16 <= len(token) <= 64:
+        return token, False
+    return secrets.token_urlsafe(24), True
+
+
+def _set_csrf_cookie(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(
+        CSRF_COOKIE, token, path="/", httponly=True, samesite="strict", secure=_secure(request)
+    )
+
+
+async def _csrf_token(request: Request) -> tuple[str, bool]:
+    session = await _session(request)
+    if session is not None:
+        return session.csrf, False
+    return _anon_csrf(request)
+
+
+async def _check_csrf(request: Request, given: str | None) -> None:
+    ctx = _ctx(request)
+    if not origin_allowed(
+        request.headers.get("origin"), request.headers.get("host"), ctx.settings.allowed_origins
+    ):
+        raise ServerError("csrf", "requests from another site are refused")
+    session = await _session(request)
+    expected = session.csrf if session is not None else request.cookies.get(CSRF_COOKIE)
+    if not csrf_equal(given, expected):
+        raise ServerError("csrf", "missing or wrong CSRF token: reload the page and try again")
+
+
+async def _form(request: Request) -> FormData:
+    try:
+        return await request.form(max_files=0, max_fields=64, max_part_size=16 * 1024)
+    except Exception:
+        raise ServerError("bad_message", "unreadable form") from None
+
+
+def _form_text(form: FormData, name: str) -> str:
+    value = form.get(name)
+    return value if isinstance(value, str) else ""
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise ServerError("csrf", "JSON requests must have Content-Type: application/json")
+    await _check_csrf(request, request.headers.get("x-csrf-token"))
+    body = await request.body()
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise ServerError("bad_json", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ServerError("bad_json", "the body is a JSON object")
+    return data
+
+
+async def _user_or_guest(request: Request) -> tuple[UserRow, str | None]:
+    """The signed-in user, or a new guest (with the token of its new session)."""
+    session = await _session(request)
+    if session is not None:
+        return session.user, None
+    ctx = _ctx(request)
+    user = await ctx.auth.new_guest()
+    token, _csrf = await ctx.auth.open_session(user.id)
+    return user, token
+
+
+def _lang(request: Request) -> str:
+    asked = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
+    if asked in _LANGS:
+        return asked
+    header = request.headers.get("accept-language", "")
+    best, best_q = "en", 0.0
+    for part in header.split(",")[:20]:
+        piece = part.strip().split(";")
+        code = piece[0].strip().lower()[:2]
+        q = 1.0
+        for param in piece[1:]:
+            if param.strip().startswith("q="):
+                try:
+                    q = float(param.strip()[2:])
+                except ValueError:
+                    q = 0.0
+        if code in _LANGS and q > best_q:
+            best, best_q = code, q
+    return best
+
+
+def _time(ms: int | None) -> str:
+    if ms is None:
+        return ""
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+async def _page(
+    request: Request, name: str, context: Mapping[str, Any], status: int = 200
+) -> Response:
+    session = await _session(request)
+    token, new = await _csrf_token(request)
+    lang = _lang(request)
+    full = {
+        "user": session.user if session is not None else None,
+        "csrf": token,
+        "lang": lang,
+        "languages": LANGUAGES,
+        "t": translator(lang),
+        "server": SERVER_NAME,
+        **context,
+    }
+    response = _ctx(request).templates.TemplateResponse(request, name, full, status_code=status)
+    if new:
+        _set_csrf_cookie(request, response, token)
+    if request.query_params.get("lang") in _LANGS:  # a choice of language is remembered
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86_400, path="/", samesite="lax")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+async def _actor(request: Request, table_id: str) -> TableActor:
+    actor = await _ctx(request).hub.get(table_id) if TABLE_ID.fullmatch(table_id) else None
+    if actor is not None and actor.stopped:  # evicted just now: load it again
+        actor = await _ctx(request).hub.get(table_id)
+    if actor is None or actor.state is None:
+        raise ServerError("not_found", "no such table")
+    return actor
+
+
+def _listing(row: TableRow) -> dict[str, Any]:
+    options = json.loads(row.options)
+    seats = json.loads(row.seats)
+    return {
+        "id": row.id,
+        "status": row.status,
+        "options": options,
+        "seats": seats,
+        "created_at": row.created_at,
+    }
+
+
+# ---------------------------------------------------------------------- pages
+
+
+async def lobby(request: Request) -> Response:
+    ctx = _ctx(request)
+    waiting = await ctx.db.run(lambda: ctx.store.list_tables(["waiting"], limit=50))
+    live = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=50))
+    return await _page(
+        request,
+        "lobby.html",
+        {
+            "open_tables": [_listing(t) for t in waiting],
+            "live_tables": [_listing(t) for t in live],
+            "variants": sorted(VARIANTS),
+            "cube_limits": CUBE_LIMITS,
+            "bot_levels": BOT_LEVELS,
+            "bots": bots_available(),
+        },
+    )
+
+
+async def watch(request: Request) -> Response:
+    ctx = _ctx(request)
+    live = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=200))
+    return await _page(request, "watch.html", {"live_tables": [_listing(t) for t in live]})
+
+
+async def signup_page(request: Request) -> Response:
+    return await _page(request, "signup.html", {"error": None, "name": ""})
+
+
+async def signin_page(request: Request) -> Response:
+    return await _page(request, "signin.html", {"error": None, "name": ""})
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+async def _account_form(request: Request, signup: bool) -> Response:
+    ctx = _ctx(request)
+    form = await _form(request)
+    await _check_csrf(request, _form_text(form, "csrf_token"))
+    name = _form_text(form, "username").strip()
+    password = _form_text(form, "password")
+    template = "signup.html" if signup else "signin.html"
+    if ctx.signin_limiter.blocked(_client(request)):
+        return await _page(
+            request,
+            template,
+            {
+                "error": ServerError("rate_limited", "too many attempts; wait a minute"),
+                "name": name,
+            },
+            429,
+        )
+    session = await _session(request)
+    try:
+        if signup:
+            user = await ctx.auth.sign_up(name, password, session.user if session else None)
+        else:
+            user = await ctx.auth.sign_in(name, password)
+    except ServerError as exc:
+        ctx.signin_limiter.allow(_client(request))  # failed attempts use up the allowance
+        return await _page(request, template, {"error": exc, "name": name}, http_status(exc.code))
+    old = request.cookies.get(SESSION_COOKIE)
+    await ctx.auth.close_session(old)
+    token, _csrf = await ctx.auth.open_session(user.id)
+    response = _redirect("/")
+    _set_session_cookie(request, response, token)
+    return response
+
+
+async def signup(request: Request) -> Response:
+    return await _account_form(request, signup=True)
+
+
+async def signin(request: Request) -> Response:
+    return await _account_form(request, signup=False)
+
+
+async def signout(request: Request) -> Response:
+    form = await _form(request)
+    await _check_csrf(request, _form_text(form, "csrf_token"))
+    await _ctx(request).auth.close_session(request.cookies.get(SESSION_COOKIE))
+    response = _redirect("/")
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+async def account(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        return _redirect("/signin")
+    ctx = _ctx(request)
+    lines = await ctx.db.run(ctx.store.ledger, session.user.id, 200)
+    user = await ctx.db.run(ctx.store.user, session.user.id)
+    return await _page(
+        request,
+        "account.html",
+        {
+            "account": user,
+            "ledger": [{"line": line, "when": _time(line.at)} for line in lines],
+        },
+    )
+
+
+async def create_table(request: Request) -> Response:
+    form = await _form(request)
+    await _check_csrf(request, _form_text(form, "csrf_token"))
+    data = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    try:
+        req = table_request(data, form=True)
+    except ServerError as exc:
+        return await _error_page(request, exc)
+    user, token = await _user_or_guest(request)
+    state = await _ctx(request).hub.create_table(user, req)
+    response = _redirect(f"/table/{state.id}")
+    if token is not None:
+        _set_session_cookie(request, response, token)
+    return response
+
+
+async def sit(request: Request) -> Response:
+    form = await _form(request)
+    await _check_csrf(request, _form_text(form, "csrf_token"))
+    table_id = request.path_params["table_id"]
+    actor = await _actor(request, table_id)
+    seat_text = _form_text(form, "seat")
+    if seat_text not in ("0", "1"):
+        raise ServerError("bad_message", "seat must be 0 or 1")
+    user, token = await _user_or_guest(request)
+    await actor.call(lambda: actor.sit_user(user, int(seat_text)))
+    response = _redirect(f"/table/{table_id}")
+    if token is not None:
+        _set_session_cookie(request, response, token)
+    return response
+
+
+async def leave(request: Request) -> Response:
+    form = await _form(request)
+    await _check_csrf(request, _form_text(form, "csrf_token"))
+    session = await _session(request)
+    if session is None:
+        raise ServerError("auth_required", "sign in first")
+    actor = await _actor(request, request.path_params["table_id"])
+    await actor.call(lambda: actor.leave_user(session.user))
+    return _redirect("/")
+
+
+async def table_page(request: Request) -> Response:
+    actor = await _actor(request, request.path_params["table_id"])
+    assert actor.state is not None
+    return await _page(request, "game.html", {"table": table_summary(actor.state)})
+
+
+def mat_available() -> bool:
+    """Whether this build can write ``.mat`` files (``gammon.match.matfile.match_to_mat``)."""
+    try:
+        if importlib.util.find_spec("gammon.match.matfile") is None:
+            return False
+        from gammon.match import matfile
+
+        return hasattr(matfile, "match_to_mat")
+    except ImportError:
+        return False
+
+
+def match_record(actor: TableActor) -> MatchRecord:
+    """The action log of a table's match (the server seed only once finished)."""
+    state = actor.state
+    if state is None or state.match is None or state.commitment is None:
+        raise ServerError("not_started", "the match has not started")
+    actions = tuple(action_from_dict(r.data["action"]) for r in actor.records if r.kind == "action")
+    seed = None
+    if state.status == "finished" and state.result is not None:
+        seed = state.result.get("server_seed")
+    return MatchRecord(
+        state.options,
+        actions,
+        state.players,
+        state.balances,
+        DiceRecord(state.id, state.commitment, state.seeds_locked, DICE_SCHEME),
+        seed,
+        {"table": state.id, "status": state.status, "result": state.result or {}},
+    )
+
+
+async def match_page(request: Request) -> Response:
+    actor = await _actor(request, request.path_params["table_id"])
+    state = actor.state
+    assert state is not None
+    rolls = 0
+    if state.match is not None:
+        rolls = sum(
+            1
+            for r in actor.records
+            if r.kind == "action" and isinstance(action_from_dict(r.data["action"]), Roll)
+        )
+    return await _page(
+        request,
+        "match.html",
+        {
+            "table": table_summary(state),
+            "state": state,
+            "rolls": rolls,
+            "mat": mat_available() and state.match is not None,
+            "started": state.match is not None,
+            "created": _time(state.created_at),
+        },
+    )
+
+
+async def match_log(request: Request) -> Response:
+    table_id = request.path_params["table_id"]
+    actor = await _actor(request, table_id)
+    text = write_log(match_record(actor))
+    return PlainTextResponse(
+        text,
+        headers={"Content-Disposition": f'attachment; filename="gammon-{table_id}.jsonl"'},
+    )
+
+
+async def match_mat(request: Request) -> Response:
+    table_id = request.path_params["table_id"]
+    actor = await _actor(request, table_id)
+    if not mat_available():
+        raise ServerError("not_available", "this build has no .mat writer")
+    record = match_record(actor)
+    if not record.actions:
+        raise ServerError("not_started", "no action has been played yet")
+    from gammon.match import matfile
+
+    text = matfile.match_to_mat(record)
+    return PlainTextResponse(
+        text, headers={"Content-Disposition": f'attachment; filename="gammon-{table_id}.mat"'}
+    )
+
+
+async def verify_page(request: Request) -> Response:
+    actor = await _actor(request, request.path_params["table_id"])
+    assert actor.state is not None
+    return await _page(request, "verify.html", {"table": table_summary(actor.state)})
+
+
+async def healthz(_request: Request) -> Response:
+    return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION})
+
+
+# ---------------------------------------------------------------------- JSON API
+
+
+def _user_json(user: UserRow) -> dict[str, Any]:
+    return {"name": user.name, "guest": user.guest, "balance": user.balance}
+
+
+async def api_protocol(_request: Request) -> Response:
+    return JSONResponse({"protocol": PROTOCOL_VERSION, "server": SERVER_NAME})
+
+
+async def api_session(request: Request) -> Response:
+    session = await _session(request)
+    token, new = await _csrf_token(request)
+    body = {"user": _user_json(session.user) if session else None, "csrf": token}
+    response = JSONResponse(body, headers={"Cache-Control": "no-store"})
+    if new:
+        _set_csrf_cookie(request, response, token)
+    return response
+
+
+async def api_guest(request: Request) -> Response:
+    await _json_body(request)
+    session = await _session(request)
+    if session is not None:
+        return JSONResponse({"user": _user_json(session.user), "csrf": session.csrf})
+    ctx = _ctx(request)
+    user = await ctx.auth.new_guest()
+    token, csrf = await ctx.auth.open_session(user.id)
+    response = JSONResponse({"user": _user_json(user), "csrf": csrf})
+    _set_session_cookie(request, response, token)
+    return response
+
+
+async def api_ledger(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        raise ServerError("auth_required", "sign in first")
+    ctx = _ctx(request)
+    lines = await ctx.db.run(ctx.store.ledger, session.user.id, 200)
+    user = await ctx.db.run(ctx.store.user, session.user.id)
+    return JSONResponse(
+        {
+            "balance": user.balance if user else 0,
+            "ledger": [
+                {
+                    "at": line.at,
+                    "amount": line.amount,
+                    "balance": line.balance,
+                    "reason": line.reason,
+                    "table": line.table_id,
+                    "game": line.game,
+                }
+                for line in lines
+            ],
+        }
+    )
+
+
+async def api_tables(request: Request) -> Response:
+    ctx = _ctx(request)
+    waiting = await ctx.db.run(lambda: ctx.store.list_tables(["waiting"], limit=100))
+    live = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=100))
+    return JSONResponse(
+        {"open": [_listing(t) for t in waiting], "live": [_listing(t) for t in live]}
+    )
+
+
+async def api_table(request: Request) -> Response:
+    actor = await _actor(request, request.path_params["table_id"])
+    assert actor.state is not None
+    return JSONResponse(table_summary(actor.state))
+
+
+async def api_create_table(request: Request) -> Response:
+    data = await _json_body(request)
+    session = await _session(request)
+    if session is None:
+        raise ServerError("auth_required", "POST /api/guest or sign in first")
+    req = table_request(data, form=False)
+    state = await _ctx(request).hub.create_table(session.user, req)
+    return JSONResponse({"table": table_summary(state)}, status_code=201)
+
+
+async def api_sit(request: Request) -> Response:
+    data = await _json_body(request)
+    session = await _session(request)
+    if session is None:
+        raise ServerError("auth_required", "POST /api/guest or sign in first")
+    seat = data.get("seat")
+    if seat not in (0, 1) or type(seat) is not int or set(data) - {"seat"}:
+        raise ServerError("bad_message", 'the body is {"seat": 0 or 1}')
+    actor = await _actor(request, request.path_params["table_id"])
+    await actor.call(lambda: actor.sit_user(session.user, seat))
+    assert actor.state is not None
+    return JSONResponse({"table": table_summary(actor.state)})
+
+
+async def api_leave(request: Request) -> Response:
+    data = await _json_body(request)
+    if data:
+        raise ServerError("bad_message", "the body is {}")
+    session = await _session(request)
+    if session is None:
+        raise ServerError("auth_required", "sign in first")
+    actor = await _actor(request, request.path_params["table_id"])
+    await actor.call(lambda: actor.leave_user(session.user))
+    assert actor.state is not None
+    return JSONResponse({"table": table_summary(actor.state)})
+
+
+# ---------------------------------------------------------------------- errors
+
+
+def _wants_json(request: Request) -> bool:
+    path = request.url.path
+    accepts_json = "application/json" in request.headers.get("accept", "")
+    return path.startswith("/api/") or accepts_json
+
+
+async def _error_page(request: Request, exc: ServerError, status: int | None = None) -> Response:
+    code = status or http_status(exc.code)
+    if _wants_json(request):
+        return JSONResponse({"error": {"code": exc.code, "message": str(exc)}}, status_code=code)
+    try:
+        return await _page(request, "error.html", {"error": exc}, code)
+    except Exception:  # the error page must not fail: plain text then
+        return PlainTextResponse(f"{exc.code}: {exc}", status_code=code)
+
+
+async def _on_gammon_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, GammonError)
+    server_error = exc if isinstance(exc, ServerError) else ServerError(exc.code, str(exc))
+    return await _error_page(request, server_error)
+
+
+_HTTP_CODES: Final = {
+    400: "bad_message",
+    401: "auth_required",
+    403: "forbidden",
+    404: "not_found",
+    405: "bad_message",
+    413: "too_large",
+    429: "rate_limited",
+}
+
+
+async def _on_http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "bad_message")
+    detail = exc.detail if isinstance(exc.detail, str) else "error"
+    if exc.status_code == 404:
+        detail = "not found"
+    response = await _error_page(request, ServerError(code, detail), exc.status_code)
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+async def _on_internal(request: Request, exc: Exception) -> Response:
+    log.exception("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+    return await _error_page(
+        request, ServerError("internal", "internal error; nothing was changed")
+    )
+
+
+def exception_handlers() -> dict[Any, Callable[[Request, Exception], Awaitable[Response]]]:
+    """The app's error handlers: JSON for the API, an HTML page elsewhere."""
+    return {GammonError: _on_gammon_error, HTTPException: _on_http_error, Exception: _on_internal}
+
+
+def routes() -> list[Route]:
+    """Every HTTP route."""
+    return [
+        Route("/", lobby, methods=["GET"]),
+        Route("/watch", watch, methods=["GET"]),
+        Route("/signup", signup_page, methods=["GET"]),
+        Route("/signup", signup, methods=["POST"]),
+        Route("/signin", signin_page, methods=["GET"]),
+        Route("/signin", signin, methods=["POST"]),
+        Route("/signout", signout, methods=["POST"]),
+        Route("/account", account, methods=["GET"]),
+        Route("/tables", create_table, methods=["POST"]),
+        Route("/tables/{table_id}/sit", sit, methods=["POST"]),
+        Route("/tables/{table_id}/leave", leave, methods=["POST"]),
+        Route("/table/{table_id}", table_page, methods=["GET"]),
+        Route("/matches/{table_id}", match_page, methods=["GET"]),
+        Route("/matches/{table_id}/log", match_log, methods=["GET"]),
+        Route("/matches/{table_id}/mat", match_mat, methods=["GET"]),
+        Route("/matches/{table_id}/verify", verify_page, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/api/protocol", api_protocol, methods=["GET"]),
+        Route("/api/session", api_session, methods=["GET"]),
+        Route("/api/guest", api_guest, methods=["POST"]),
+        Route("/api/me/ledger", api_ledger, methods=["GET"]),
+        Route("/api/tables", api_tables, methods=["GET"]),
+        Route("/api/tables", api_create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", api_table, methods=["GET"]),
+        Route("/api/tables/{table_id}/sit", api_sit, methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
+    ]

@@ -1,0 +1,206 @@
+"""The WebSocket endpoint ``/ws/table/{id}`` (docs/protocol.md).
+
+The reader loop here applies the per-connection limits (size, rate), parses
+every message completely, answers ``ping`` and ``steps`` itself (they change
+nothing), and hands everything else to the table's actor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Final
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket
+
+from gammon.errors import GammonError
+from gammon.move import Step
+from gammon.server.auth import SESSION_COOKIE, now_ms
+from gammon.server.connection import Connection
+from gammon.server.protocol import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    ServerError,
+    error_code,
+    parse_client_message,
+)
+from gammon.server.ratelimit import TokenBucket
+
+if TYPE_CHECKING:
+    from gammon.server.actor import TableActor
+    from gammon.server.app import Context
+
+__all__ = ["origin_allowed", "table_socket"]
+
+log = logging.getLogger(__name__)
+
+#: Rate-limit violations after which a connection is closed (4429).
+MAX_VIOLATIONS: Final = 50
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a browser ``Origin`` may talk to this server (no ``Origin``: not a browser).
+
+    >>> origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", ())
+    True
+    >>> origin_allowed("https://evil.example", "127.0.0.1:8000", ())
+    False
+    """
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    netloc = urlsplit(origin).netloc
+    return bool(host) and netloc.lower() == (host or "").lower()
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """Serve one client of one table until it goes away."""
+    ctx: Context = websocket.app.state.gammon
+    settings = ctx.settings
+    if not origin_allowed(
+        websocket.headers.get("origin"), websocket.headers.get("host"), settings.allowed_origins
+    ):
+        await websocket.close(code=4403)  # before accept: the handshake gets HTTP 403
+        return
+    session = await ctx.auth.session(websocket.cookies.get(SESSION_COOKIE))
+    await websocket.accept()
+    table_id = websocket.path_params.get("table_id", "")
+    actor = await ctx.hub.get(table_id)
+    if actor is None:
+        await websocket.send_json(
+            {
+                "type": "error",
+                "id": None,
+                "code": "not_found",
+                "message": "no such table",
+                "version": 0,
+            }
+        )
+        await websocket.close(code=4404)
+        return
+    conn = Connection(websocket, session.user if session is not None else None)
+    writer = asyncio.create_task(conn.writer(), name="gammon-ws-writer")
+    try:
+        await _read(ctx, actor, conn, websocket)
+    finally:
+        actor.part(conn)
+        conn.close()
+        try:
+            await asyncio.wait_for(writer, timeout=5)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+
+def _error(conn: Connection, actor: TableActor, msg_id: str | int | None, exc: GammonError) -> None:
+    version = actor.state.version if actor.state is not None else 0
+    conn.send_json(
+        {
+            "type": "error",
+            "id": msg_id,
+            "code": error_code(exc),
+            "message": str(exc)[:500],
+            "version": version,
+        }
+    )
+
+
+async def _read(ctx: Context, actor: TableActor, conn: Connection, websocket: WebSocket) -> None:
+    settings = ctx.settings
+    bucket = TokenBucket(settings.rate_limit, settings.rate_burst)
+    violations = 0
+    last_warning = 0.0
+    while not conn.closing:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        if not bucket.take():
+            violations += 1
+            if violations > MAX_VIOLATIONS:
+                conn.close(4429, "too many messages")
+                return
+            now = time.monotonic()
+            if now - last_warning >= 1.0:
+                last_warning = now
+                _error(
+                    conn,
+                    actor,
+                    None,
+                    ServerError("rate_limited", "too many messages: this one was dropped"),
+                )
+            continue
+        msg_id = None
+        try:
+            parsed = parse_client_message(raw, settings.max_message_bytes)
+            msg_id = parsed.id
+            if not conn.joined:
+                if parsed.type != "hello":
+                    raise ServerError("hello_required", "the first message must be hello")
+                if parsed.fields["protocol"] != PROTOCOL_VERSION:
+                    _error(
+                        conn,
+                        actor,
+                        msg_id,
+                        ServerError(
+                            "protocol_version",
+                            f"this server speaks protocol {PROTOCOL_VERSION}, "
+                            f"not {parsed.fields['protocol']}",
+                        ),
+                    )
+                    conn.close(4400, "unsupported protocol version")
+                    return
+                conn.joined = True
+                actor.join(
+                    conn, parsed.fields.get("last_version"), parsed.fields.get("client_seed")
+                )
+                continue
+            if parsed.type == "hello":
+                raise ServerError("bad_message", "hello was already said")
+            if parsed.type == "ping":
+                conn.send_json({"type": "pong", "id": msg_id, "now": now_ms()})
+            elif parsed.type == "steps":
+                await _steps(actor, conn, parsed)
+            else:
+                actor.submit(conn, parsed)
+        except GammonError as exc:
+            if msg_id is None and isinstance(exc, ServerError):
+                msg_id = exc.msg_id
+            _error(conn, actor, msg_id, exc)
+        except Exception:  # a bug: say so, keep the connection
+            log.exception("table %s: a message could not be handled", actor.id)
+            _error(conn, actor, msg_id, ServerError("internal", "internal error; nothing changed"))
+
+
+async def _steps(actor: TableActor, conn: Connection, message: ClientMessage) -> None:
+    """Click-to-move: the steps that may follow ``played`` (computed off the loop)."""
+    state = actor.state  # an immutable snapshot
+    if state is None or state.match is None or state.status != "playing":
+        raise ServerError("not_started", "no match is being played at this table")
+    seat = state.seat_of(conn.user_id)
+    if seat is None:
+        raise ServerError("not_seated", "you are not seated at this table")
+    g = state.match.game
+    if g.phase != "moving" or g.turn != seat or g.dice is None:
+        raise ServerError("illegal_action", "it is not your turn to move")
+    played = [Step(f, t, d) for f, t, d in message.fields["played"]]
+    options = await asyncio.to_thread(g.position.step_options, g.dice, played)
+    conn.send_json(
+        {
+            "type": "steps",
+            "id": message.id,
+            "version": state.version,
+            "played": [[s.from_point, s.to_point, s.die] for s in played],
+            "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in options.steps],
+            "complete": options.complete,
+            "move": str(options.move) if options.complete and options.move is not None else None,
+            "dice_left": list(options.dice_left),
+        }
+    )

@@ -1,0 +1,31 @@
+"""Persistence for the server: SQLAlchemy 2 models, migrations and the store.
+
+SQLite by default (``sqlite:///./gammon.db``), PostgreSQL by URL.  The journal of
+every table (``entries``) is the source of truth: a table's state is rebuilt by
+replaying it.  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
+"""
+
+from gammon.storage.db import Database, normalize_url
+from gammon.storage.store import (
+    ConflictError,
+    EntryRow,
+    LedgerLine,
+    SessionInfo,
+    Store,
+    TableRow,
+    TableUpdate,
+    UserRow,
+)
+
+__all__ = [
+    "ConflictError",
+    "Database",
+    "EntryRow",
+    "LedgerLine",
+    "SessionInfo",
+    "Store",
+    "TableRow",
+    "TableUpdate",
+    "UserRow",
+    "normalize_url",
+]

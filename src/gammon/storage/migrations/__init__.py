@@ -1,0 +1,1 @@
+"""Alembic migrations of the gammon database (run by ``Database.migrate``)."""

@@ -1,0 +1,126 @@
+"""The database schema (SQLAlchemy 2 declarative models).
+
+Times are integers, milliseconds since the Unix epoch.  JSON documents are
+stored as text so that SQLite and PostgreSQL hold exactly the same bytes.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Base", "Entry", "Ledger", "SessionToken", "Table", "User"]
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every gammon table."""
+
+
+class User(Base):
+    """An account: a signed-up user or a guest (no password)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40), nullable=False)
+    #: ``name`` in lower case: user names are unique regardless of case.
+    name_key: Mapped[str] = mapped_column(String(40), nullable=False)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    guest: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    #: Play-money balance; every change has a line in ``ledger``.
+    balance: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0)
+    created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+
+    __table_args__ = (UniqueConstraint("name_key", name="uq_users_name_key"),)
+
+
+class SessionToken(Base):
+    """A signed-in browser: only the SHA-256 of the cookie's token is stored."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("users.id", ondelete="CASCADE", name="fk_sessions_user"),
+        nullable=False,
+        index=True,
+    )
+    csrf: Mapped[str] = mapped_column(String(64), nullable=False)
+    created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    expires_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+
+
+class Table(Base):
+    """A table and its match.  ``version`` is the number of its newest journal entry."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    created_by: Mapped[int | None] = mapped_column(
+        Integer,
+        ForeignKey("users.id", ondelete="SET NULL", name="fk_tables_creator"),
+        nullable=True,
+    )
+    #: ``TableOptions.to_dict()`` as JSON.
+    options: Mapped[str] = mapped_column(Text, nullable=False)
+    private: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    #: waiting, playing or finished.
+    status: Mapped[str] = mapped_column(String(16), nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    #: The two seats for listings, as JSON (the journal is the truth).
+    seats: Mapped[str] = mapped_column(Text, nullable=False, default="[null, null]")
+    #: The secret dice seed (hex).  Never sent to a client before the table is finished.
+    server_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    finished_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: The ``end`` entry's data, as JSON, once finished.
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+    __table_args__ = (Index("ix_tables_status_created", "status", "created_at"),)
+
+
+class Entry(Base):
+    """One journal entry of a table: the source of truth, replayed to rebuild the table."""
+
+    __tablename__ = "entries"
+
+    table_id: Mapped[str] = mapped_column(
+        String(16),
+        ForeignKey("tables.id", ondelete="CASCADE", name="fk_entries_table"),
+        primary_key=True,
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), nullable=False)
+    data: Mapped[str] = mapped_column(Text, nullable=False)
+    at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+
+
+class Ledger(Base):
+    """One change of a user's play-money balance."""
+
+    __tablename__ = "ledger"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("users.id", ondelete="CASCADE", name="fk_ledger_user"), nullable=False
+    )
+    at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    amount: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    #: The balance after this line.
+    balance: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    #: ``opening`` (the starting balance) or ``game`` (a settled game).
+    reason: Mapped[str] = mapped_column(String(32), nullable=False)
+    table_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    game: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    __table_args__ = (Index("ix_ledger_user_at", "user_id", "id"),)

@@ -1,0 +1,460 @@
+"""Repositories: every query the server makes, as synchronous methods.
+
+The server calls them through :meth:`gammon.storage.Database.run`.  A table's
+journal is appended with optimistic concurrency: entry ``seq`` is written only
+if the table's version is still ``seq - 1`` (otherwise :class:`ConflictError`),
+so several server processes sharing one database never fork a journal.
+
+>>> import json
+>>> from gammon.storage import Database
+>>> db = Database("sqlite://"); db.migrate(); store = Store(db)
+>>> alice = store.create_user("alice", None, guest=True, balance=100, now=1)
+>>> store.create_table("t1", alice.id, "{}", False, 1, "created", "{}")
+>>> store.append("t1", 2, "chat", json.dumps({"text": "hi"}), 2, TableUpdate())
+>>> store.append("t1", 2, "chat", "{}", 3, TableUpdate())
+Traceback (most recent call last):
+...
+gammon.storage.store.ConflictError: table t1 is no longer at version 1
+>>> [(e.seq, e.kind) for e in store.entries("t1")]
+[(1, 'created'), (2, 'chat')]
+>>> db.close()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Final
+
+from sqlalchemy import TextClause, and_, delete, func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+
+from gammon.errors import GammonError
+from gammon.storage.db import Database
+from gammon.storage.models import Entry, Ledger, SessionToken, Table, User
+
+__all__ = [
+    "ConflictError",
+    "EntryRow",
+    "LedgerLine",
+    "SessionInfo",
+    "Store",
+    "TableRow",
+    "TableUpdate",
+    "UserRow",
+]
+
+
+class ConflictError(GammonError):
+    """A write lost a race: the journal moved on, or a unique name is taken."""
+
+    def __init__(self, message: str, code: str = "conflict") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class UserRow:
+    """An account."""
+
+    id: int
+    name: str
+    guest: bool
+    balance: int
+    password_hash: str | None
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """A live session and its user."""
+
+    user: UserRow
+    csrf: str
+    expires_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as listed (``server_seed`` is private: never send it before the end)."""
+
+    id: str
+    created_at: int
+    created_by: int | None
+    options: str
+    private: bool
+    status: str
+    version: int
+    seats: str
+    server_seed: str | None
+    finished_at: int | None
+    result: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """One journal entry."""
+
+    seq: int
+    kind: str
+    data: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerLine:
+    """One line of a user's ledger."""
+
+    id: int
+    at: int
+    amount: int
+    balance: int
+    reason: str
+    table_id: str | None
+    game: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    """What else changes with a journal entry, in the same transaction.
+
+    ``None`` fields stay as they are.  ``ledger`` lines are ``(user_id, amount,
+    reason, game)``: each moves that user's balance and is written to the ledger.
+    """
+
+    status: str | None = None
+    seats: str | None = None
+    server_seed: str | None = None
+    finished_at: int | None = None
+    result: str | None = None
+    ledger: tuple[tuple[int, int, str, int | None], ...] = field(default=())
+
+
+def _user(row: Any) -> UserRow:
+    return UserRow(
+        row.id, row.name, bool(row.guest), int(row.balance), row.password_hash, row.created_at
+    )
+
+
+def _table(row: Any) -> TableRow:
+    return TableRow(
+        row.id,
+        row.created_at,
+        row.created_by,
+        row.options,
+        bool(row.private),
+        row.status,
+        row.version,
+        row.seats,
+        row.server_seed,
+        row.finished_at,
+        row.result,
+    )
+
+
+_USER_COLUMNS = (
+    User.id,
+    User.name,
+    User.guest,
+    User.balance,
+    User.password_hash,
+    User.created_at,
+)
+
+
+_TABLE_COLUMNS = tuple(Table.__table__.columns)
+_INSERT_ENTRY: Final = text(
+    "INSERT INTO entries (table_id, seq, kind, data, at) VALUES (:table_id, :seq, :kind, :data, :at)"
+)
+
+
+@lru_cache(maxsize=64)
+def _bump_version(columns: tuple[str, ...]) -> TextClause:
+    """``UPDATE tables SET version = :seq, <columns> WHERE id = :id AND version = :prev``."""
+    sets = ", ".join(["version = :seq", *(f"{c} = :{c}" for c in columns)])
+    return text(f"UPDATE tables SET {sets} WHERE id = :id AND version = :prev")
+
+
+class Store:
+    """Every query of the server, on one :class:`Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.engine = db.engine
+
+    # ------------------------------------------------------------------ users
+
+    def create_user(
+        self, name: str, password_hash: str | None, *, guest: bool, balance: int, now: int
+    ) -> UserRow:
+        """A new account with its opening balance; ``username_taken`` if the name exists."""
+        try:
+            with self.engine.begin() as conn:
+                user_id = conn.execute(
+                    insert(User)
+                    .values(
+                        name=name,
+                        name_key=name.lower(),
+                        password_hash=password_hash,
+                        guest=guest,
+                        balance=balance,
+                        created_at=now,
+                    )
+                    .returning(User.id)
+                ).scalar_one()
+                if balance:
+                    conn.execute(
+                        insert(Ledger).values(
+                            user_id=user_id,
+                            at=now,
+                            amount=balance,
+                            balance=balance,
+                            reason="opening",
+                            table_id=None,
+                            game=None,
+                        )
+                    )
+        except IntegrityError:
+            raise ConflictError(f"the user name {name!r} is taken", "username_taken") from None
+        return UserRow(user_id, name, guest, balance, password_hash, now)
+
+    def user(self, user_id: int) -> UserRow | None:
+        """The account with this id."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*_USER_COLUMNS).where(User.id == user_id)).first()
+        return _user(row) if row is not None else None
+
+    def user_by_name(self, name: str) -> UserRow | None:
+        """The account with this name, in any case."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*_USER_COLUMNS).where(User.name_key == name.lower())).first()
+        return _user(row) if row is not None else None
+
+    def register_guest(self, user_id: int, name: str, password_hash: str) -> UserRow:
+        """Turn a guest into a signed-up account, keeping its balance and ledger."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(User)
+                    .where(User.id == user_id)
+                    .values(
+                        name=name, name_key=name.lower(), password_hash=password_hash, guest=False
+                    )
+                )
+        except IntegrityError:
+            raise ConflictError(f"the user name {name!r} is taken", "username_taken") from None
+        user = self.user(user_id)
+        assert user is not None
+        return user
+
+    def balances(self, user_ids: Sequence[int]) -> dict[int, int]:
+        """The balances of some users."""
+        if not user_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(User.id, User.balance).where(User.id.in_(user_ids)))
+            return {row.id: int(row.balance) for row in rows}
+
+    def ledger(self, user_id: int, limit: int = 200) -> list[LedgerLine]:
+        """A user's ledger, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    Ledger.id,
+                    Ledger.at,
+                    Ledger.amount,
+                    Ledger.balance,
+                    Ledger.reason,
+                    Ledger.table_id,
+                    Ledger.game,
+                )
+                .where(Ledger.user_id == user_id)
+                .order_by(Ledger.id.desc())
+                .limit(limit)
+            )
+            return [
+                LedgerLine(r.id, r.at, int(r.amount), int(r.balance), r.reason, r.table_id, r.game)
+                for r in rows
+            ]
+
+    # ------------------------------------------------------------------ sessions
+
+    def create_session(
+        self, token_hash: str, user_id: int, csrf: str, now: int, expires_at: int
+    ) -> None:
+        """Store a new session (by the hash of its token)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(SessionToken).values(
+                    token_hash=token_hash,
+                    user_id=user_id,
+                    csrf=csrf,
+                    created_at=now,
+                    expires_at=expires_at,
+                )
+            )
+
+    def session(self, token_hash: str, now: int) -> SessionInfo | None:
+        """The live session with this token hash, and its user."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(*_USER_COLUMNS, SessionToken.csrf, SessionToken.expires_at)
+                .join(SessionToken, SessionToken.user_id == User.id)
+                .where(and_(SessionToken.token_hash == token_hash, SessionToken.expires_at > now))
+            ).first()
+        if row is None:
+            return None
+        return SessionInfo(_user(row), row.csrf, row.expires_at)
+
+    def delete_session(self, token_hash: str) -> None:
+        """Sign out."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(SessionToken).where(SessionToken.token_hash == token_hash))
+
+    def delete_expired_sessions(self, now: int) -> int:
+        """Remove expired sessions; returns how many."""
+        with self.engine.begin() as conn:
+            result = conn.execute(delete(SessionToken).where(SessionToken.expires_at <= now))
+            return int(result.rowcount)
+
+    # ------------------------------------------------------------------ tables
+
+    def create_table(
+        self,
+        table_id: str,
+        created_by: int | None,
+        options: str,
+        private: bool,
+        now: int,
+        kind: str,
+        data: str,
+    ) -> None:
+        """A new waiting table whose journal starts with entry 1 (``kind``, ``data``)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(Table).values(
+                    id=table_id,
+                    created_at=now,
+                    created_by=created_by,
+                    options=options,
+                    private=private,
+                    status="waiting",
+                    version=1,
+                    seats="[null, null]",
+                    server_seed=None,
+                    finished_at=None,
+                    result=None,
+                )
+            )
+            conn.execute(
+                insert(Entry).values(table_id=table_id, seq=1, kind=kind, data=data, at=now)
+            )
+
+    def append(
+        self, table_id: str, seq: int, kind: str, data: str, at: int, change: TableUpdate
+    ) -> None:
+        """Commit journal entry ``seq`` and its ``change``, or raise :class:`ConflictError`.
+
+        This is the hot path of the server (one call per action), so it runs plain SQL
+        statements compiled once.
+        """
+        params: dict[str, Any] = {"id": table_id, "seq": seq, "prev": seq - 1}
+        columns = []
+        for name in ("status", "seats", "server_seed", "finished_at", "result"):
+            value = getattr(change, name)
+            if value is not None:
+                params[name] = value
+                columns.append(name)
+        statement = _bump_version(tuple(columns))
+        try:
+            with self.engine.begin() as conn:
+                if conn.execute(statement, params).rowcount != 1:
+                    raise ConflictError(f"table {table_id} is no longer at version {seq - 1}")
+                conn.execute(
+                    _INSERT_ENTRY,
+                    {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": at},
+                )
+                for user_id, amount, reason, game in change.ledger:
+                    balance = conn.execute(
+                        update(User)
+                        .where(User.id == user_id)
+                        .values(balance=User.balance + amount)
+                        .returning(User.balance)
+                    ).scalar_one()
+                    conn.execute(
+                        insert(Ledger).values(
+                            user_id=user_id,
+                            at=at,
+                            amount=amount,
+                            balance=balance,
+                            reason=reason,
+                            table_id=table_id,
+                            game=game,
+                        )
+                    )
+        except IntegrityError:
+            raise ConflictError(f"table {table_id} already has entry {seq}") from None
+
+    def table(self, table_id: str) -> TableRow | None:
+        """A table's row, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*_TABLE_COLUMNS).where(Table.id == table_id)).first()
+        return _table(row) if row is not None else None
+
+    def load(self, table_id: str) -> tuple[TableRow, list[EntryRow]] | None:
+        """A table and its whole journal, read in one transaction."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(*_TABLE_COLUMNS).where(Table.id == table_id)).first()
+            if row is None:
+                return None
+            entries = conn.execute(
+                select(Entry.seq, Entry.kind, Entry.data, Entry.at)
+                .where(Entry.table_id == table_id)
+                .order_by(Entry.seq)
+            )
+            return _table(row), [EntryRow(e.seq, e.kind, e.data, e.at) for e in entries]
+
+    def entries(self, table_id: str, after: int = 0) -> list[EntryRow]:
+        """Journal entries after version ``after``, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(Entry.seq, Entry.kind, Entry.data, Entry.at)
+                .where(and_(Entry.table_id == table_id, Entry.seq > after))
+                .order_by(Entry.seq)
+            )
+            return [EntryRow(e.seq, e.kind, e.data, e.at) for e in rows]
+
+    def version(self, table_id: str) -> int | None:
+        """A table's newest version."""
+        with self.engine.connect() as conn:
+            value = conn.execute(select(Table.version).where(Table.id == table_id)).scalar()
+        return int(value) if value is not None else None
+
+    def server_seed(self, table_id: str) -> str | None:
+        """A table's secret dice seed (server side only)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(select(Table.server_seed).where(Table.id == table_id)).scalar()
+        return str(value) if value is not None else None
+
+    def list_tables(
+        self, statuses: Sequence[str], *, public_only: bool = True, limit: int = 100
+    ) -> list[TableRow]:
+        """Tables in some statuses, newest first."""
+        query = select(*_TABLE_COLUMNS).where(Table.status.in_(statuses))
+        if public_only:
+            query = query.where(Table.private.is_(False))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.order_by(Table.created_at.desc()).limit(limit))
+            return [_table(r) for r in rows]
+
+    def table_ids(self, status: str) -> list[str]:
+        """The ids of every table in a status."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(Table.id).where(Table.status == status)).scalars())
+
+    def count_tables(self) -> dict[str, int]:
+        """How many tables are in each status."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(Table.status, func.count()).group_by(Table.status))
+            return {status: int(n) for status, n in rows}

@@ -1,0 +1,1 @@
+"""Terminal front ends (needs the ``bot`` extra: bgsage and rich)."""

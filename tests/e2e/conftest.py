@@ -1,0 +1,90 @@
+"""Browser tests of the web client: a real ``gammon serve`` and Debian's Chromium.
+
+The browser is driven by Playwright for Python, but Playwright's own browser builds are never
+downloaded: the tests launch the system ``chromium`` (``apt-get install chromium``) through
+``executable_path``.  Without it (or without the ``playwright`` package) the tests are skipped,
+except under CI (``CI`` set), where they fail instead.
+
+Every page a test opens is watched: a console error or an uncaught exception fails the test.
+The helpers are in ``kit.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from e2e.kit import WAIT_MS, Browse, GammonServer, Watch, chromium_path, playwright_api, unavailable
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The system Chromium's path (the tests skip, or fail under CI, without it)."""
+    if playwright_api is None:
+        unavailable("the playwright package is not installed (pip install -e '.[dev]')")
+    path = chromium_path()
+    if path is None:
+        unavailable("Chromium is not installed (apt-get install -y chromium)")
+    assert path is not None
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: str) -> Iterator[Browser]:
+    """One headless Chromium for the whole session."""
+    assert playwright_api is not None
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[GammonServer]:
+    """A server shared by the tests that do not restart it (each test uses new accounts)."""
+    srv = GammonServer(tmp_path_factory.mktemp("gammon-e2e") / "gammon.db")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def own_server(chromium: str, tmp_path: Path) -> Iterator[GammonServer]:
+    """A server of the test's own (it may kill and restart it)."""
+    srv = GammonServer(tmp_path / "gammon.db")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+# --------------------------------------------------------------------------- pages
+
+
+@pytest.fixture
+def watch() -> Watch:
+    """The console watch of the test (``watch.allow(pattern)`` to tolerate an error)."""
+    return Watch()
+
+
+@pytest.fixture
+def browse(browser: Browser, watch: Watch) -> Iterator[Browse]:
+    """Open pages; the test fails if any of them logged an error or threw."""
+    b = Browse(browser, watch)
+    yield b
+    b.close()
+    if watch.errors:
+        pytest.fail("the browser reported errors:\n" + "\n".join(watch.errors))
+
+
+@pytest.fixture
+def expect() -> Callable[..., Any]:
+    """Playwright's auto-retrying assertions (waiting as long as the other helpers)."""
+    assert playwright_api is not None
+    playwright_api.expect.set_options(timeout=WAIT_MS)
+    return playwright_api.expect

@@ -1,0 +1,408 @@
+"""Helpers of the browser tests: the server subprocess, watched pages, playing through the UI."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+try:
+    import playwright.sync_api as playwright_api
+except ImportError:  # pragma: no cover - depends on the dev extra
+    playwright_api = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
+
+CI = bool(os.environ.get("CI"))
+#: Viewports every page-level test runs at.
+SIZES: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+}
+#: Seconds to wait for the server, the bot or the other player.
+WAIT_MS = 30_000
+#: Console errors that are never the page's: browsers ask every site for /favicon.ico.
+ALWAYS_ALLOWED = (re.compile(r"/favicon\.ico"),)
+SCREENSHOTS = os.environ.get("GAMMON_E2E_SCREENSHOTS")
+
+
+def unavailable(reason: str) -> None:
+    """Skip (or, under CI, fail) a test that cannot run here."""
+    if CI:
+        pytest.fail(f"{reason}: the browser tests must run in CI")
+    pytest.skip(reason)
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (never a browser downloaded by Playwright)."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+# --------------------------------------------------------------------------- the server
+
+
+class GammonServer:
+    """A ``gammon serve`` subprocess on a loopback port and a temporary SQLite database."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = 0
+        self.url = ""
+        self.proc: subprocess.Popen[str] | None = None
+        self.pump: threading.Thread | None = None
+        self.output: list[str] = []
+
+    def start(self) -> None:
+        """Start (or start again, on the same database and port) and wait until it answers."""
+        cmd = [
+            sys.executable,
+            "-m",
+            "gammon",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--database-url",
+            f"sqlite:///{self.db}",
+            "--bot-delay",
+            "0.05",
+            "--bot-workers",
+            "0",
+            "--log-level",
+            "warning",
+        ]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GAMMON_")}
+        self.proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        found: list[str] = []
+        ready = threading.Event()
+        proc = self.proc
+
+        def pump() -> None:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                self.output.append(line.rstrip())
+                match = re.search(r"serving on (http://\S+)", line)
+                if match and not ready.is_set():
+                    found.append(match.group(1))
+                    ready.set()
+            ready.set()
+
+        self.pump = threading.Thread(target=pump, daemon=True)
+        self.pump.start()
+        if not ready.wait(60) or not found:
+            self.stop()
+            raise RuntimeError("gammon serve did not start:\n" + "\n".join(self.output[-40:]))
+        self.url = found[0]
+        self.port = int(self.url.rsplit(":", 1)[1])
+
+    def kill(self) -> None:
+        """Kill the process at once (SIGKILL), as a crash would."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self._reap()
+
+    def stop(self) -> None:
+        """Stop the process politely (SIGTERM), then for good."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self._reap()
+
+    def _reap(self) -> None:
+        if self.proc is None:
+            return
+        # shown by pytest when the test fails
+        print(f"--- gammon serve ({self.url}), last lines:", *self.output[-60:], sep="\n")
+        self.proc.wait(10)
+        if self.pump is not None:
+            self.pump.join(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self.proc = None
+        self.pump = None
+
+
+# --------------------------------------------------------------------------- pages
+
+
+@dataclass
+class Watch:
+    """Console errors and uncaught exceptions of the pages a test opened."""
+
+    errors: list[str] = field(default_factory=list)
+    allowed: list[re.Pattern[str]] = field(default_factory=list)
+
+    def allow(self, pattern: str) -> None:
+        """Tolerate console errors matching ``pattern`` (e.g. while the server is down)."""
+        self.allowed.append(re.compile(pattern))
+
+    def on_console(self, label: str, msg: ConsoleMessage) -> None:
+        if msg.type != "error":
+            return
+        where = msg.location.get("url", "") if msg.location else ""
+        text = f"{msg.text} ({where})" if where else msg.text
+        if any(p.search(text) for p in (*ALWAYS_ALLOWED, *self.allowed)):
+            return
+        self.errors.append(f"[{label}] console error: {text}")
+
+    def on_pageerror(self, label: str, exc: Exception) -> None:
+        self.errors.append(f"[{label}] uncaught exception: {exc}")
+
+
+_names = itertools.count(1)
+
+
+class Browse:
+    """Opens watched pages in fresh browser contexts (one per person) and plays through them."""
+
+    def __init__(self, browser: Browser, watch: Watch) -> None:
+        self.browser = browser
+        self.watch = watch
+        self.contexts: list[BrowserContext] = []
+
+    def page(self, base_url: str, size: str = "desktop", label: str = "") -> Page:
+        """A new person with a new browser (cookies of their own) at ``size``."""
+        ctx = self.browser.new_context(base_url=base_url, **SIZES[size])
+        ctx.set_default_timeout(WAIT_MS)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        name = label or f"page{len(self.contexts)}"
+        page.on("console", lambda msg: self.watch.on_console(name, msg))
+        page.on("pageerror", lambda exc: self.watch.on_pageerror(name, exc))
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            with contextlib.suppress(Exception):
+                ctx.close()
+
+
+# --------------------------------------------------------------------------- site helpers
+
+
+def new_name(prefix: str = "u") -> str:
+    """A fresh user name (3-20 characters)."""
+    return f"{prefix}{next(_names)}{secrets.token_hex(3)}"[:20]
+
+
+def sign_up(page: Page, name: str | None = None, password: str = "correct-horse") -> str:
+    """Sign up through the site's form; returns the user name."""
+    name = name or new_name()
+    page.goto("/signup")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", password)
+    with page.expect_navigation():
+        page.locator("form[action='/signup'] button[type=submit]").click()
+    assert "/signup" not in page.url, page.content()[:2000]
+    return name
+
+
+def create_table(page: Page, **options: Any) -> str:
+    """Create a table with the lobby's form; returns its id (the page is then the table)."""
+    page.goto("/")
+    form = page.locator("#create-table")
+    for name, value in options.items():
+        field_ = form.locator(f"[name={name}]")
+        kind = field_.get_attribute("type")
+        tag = field_.evaluate("e => e.tagName")
+        if kind == "checkbox":
+            field_.set_checked(bool(value))
+        elif tag == "SELECT":
+            field_.select_option(str(value))
+        else:
+            field_.fill(str(value))
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    match = re.search(r"/table/([^/?#]+)", page.url)
+    assert match, f"not a table page: {page.url}"
+    wait_synced(page)
+    return match.group(1)
+
+
+def wait_synced(page: Page) -> None:
+    """Wait until the game page is connected and has the table's current state."""
+    page.wait_for_function(
+        "() => { const p = window.gammonPage;"
+        " return Boolean(p && p.synced && p.state && p.connStatus === 'online'); }"
+    )
+
+
+def open_table(page: Page, table: str) -> None:
+    """Open a table's page (the invite link) and wait until it shows the current state."""
+    page.goto(f"/table/{table}")
+    wait_synced(page)
+
+
+#: What the page lets the player do next (the first that applies), read from the DOM.
+_NEXT = """() => {
+  const q = (s) => document.querySelector(s);
+  const over = q('[data-testid=over]');
+  if (over && !over.hidden) return 'over';
+  if (q('[data-action=confirm-move]:not([disabled])')) return 'confirm';
+  if (q('[data-action=play-forced]:not([disabled])')) return 'forced';
+  if (q('.board.interactive .hit.dest')) return 'dest';
+  if (q('.board.interactive .hit.src')) return 'src';
+  if (q('[data-action=roll]:not([disabled])')) return 'roll';
+  return null;
+}"""
+
+
+def next_action(page: Page, timeout: float = WAIT_MS) -> str:
+    """Wait until the player can do something; returns what (see _NEXT)."""
+    handle = page.wait_for_function(_NEXT, timeout=timeout)
+    return str(handle.json_value())
+
+
+def version(page: Page) -> int:
+    """The newest table version the page has applied."""
+    return int(page.evaluate("() => window.gammonPage.version"))
+
+
+def play_step(page: Page, what: str, *, use_forced: bool = True) -> None:
+    """Do one thing the page offers: confirm, play a forced move, click a checker or a point."""
+    if what == "confirm":
+        page.locator("[data-action=confirm-move]").click()
+    elif what == "forced" and use_forced:
+        page.locator("[data-action=play-forced]").click()
+    elif what == "dest":
+        page.locator(".board.interactive .hit.dest").first.click()
+    elif what in ("src", "forced"):
+        page.locator(".board.interactive .hit.src").first.click()
+    elif what == "roll":
+        # the server may roll first (e.g. the opening roll-off): then the button goes away
+        with contextlib.suppress(playwright_api.TimeoutError):
+            page.locator("[data-action=roll]").click(timeout=3000)
+    else:
+        raise AssertionError(f"nothing to do: {what}")
+
+
+def play_until(
+    page: Page, done: Callable[[], bool], *, limit: int = 2000, use_forced: bool = True
+) -> int:
+    """Play whatever the page offers until ``done()``; returns how many clicks it took."""
+    clicks = 0
+    while not done():
+        what = next_action(page)
+        if what == "over":
+            break
+        v = version(page)
+        play_step(page, what, use_forced=use_forced)
+        clicks += 1
+        if what in ("confirm", "forced", "roll"):
+            # the state moves on: wait for it before looking again
+            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+        assert clicks < limit, "the game did not end"
+    return clicks
+
+
+def shot(page: Page, name: str) -> None:
+    """Save a screenshot when GAMMON_E2E_SCREENSHOTS names a folder (for looking at)."""
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
+
+
+def wait_until(cond: Callable[[], bool], timeout: float = WAIT_MS / 1000, what: str = "") -> None:
+    """Poll ``cond`` until true."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what or cond}")
+        time.sleep(0.05)
+
+
+def what_now(page: Page) -> str | None:
+    """What the page lets the player do right now (see _NEXT), without waiting."""
+    value = page.evaluate(_NEXT)
+    return str(value) if value else None
+
+
+def play_while(pages: list[Page], cond: Callable[[], bool], *, timeout: float = 60.0) -> None:
+    """While ``cond()``, make every checker play the pages offer (never rolling or doubling)."""
+    end = time.monotonic() + timeout
+    while cond():
+        if time.monotonic() > end:
+            raise AssertionError("timed out while playing")
+        acted = False
+        for page in pages:
+            what = what_now(page)
+            if what in ("confirm", "forced", "dest", "src"):
+                v = version(page)
+                play_step(page, what)
+                if what in ("confirm", "forced"):
+                    page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+                acted = True
+        if not acted:
+            time.sleep(0.05)
+
+
+def has(page: Page, selector: str) -> bool:
+    """Whether a visible element matches now."""
+    loc = page.locator(selector)
+    return loc.count() > 0 and loc.first.is_visible()
+
+
+def seat_of(page: Page) -> int | None:
+    """The page's own seat."""
+    seat = page.evaluate("() => window.gammonPage.mySeat")
+    return None if seat is None else int(seat)
+
+
+def confirm(page: Page, action: str) -> None:
+    """Click an action button, then Confirm in the prompt it opens."""
+    page.locator(f"[data-action={action}]").click()
+    page.locator("[data-testid=prompt] [data-action=confirm]").click()
+
+
+def drag_step(page: Page) -> tuple[int, int]:
+    """Drag a checker from the first source point to its first destination (mouse events)."""
+    src, dest = page.evaluate(
+        """() => {
+        const p = window.gammonPage;
+        const opts = p.options();
+        const from = opts.steps[0][0];
+        return [from, [...p.destinations(opts, from)][0]];
+    }"""
+    )
+    a = page.locator(f".board .hit[data-point='{src}']").bounding_box()
+    b = page.locator(f".board .hit[data-point='{dest}']").bounding_box()
+    assert a is not None and b is not None
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] * 0.8)
+    page.mouse.down()
+    for i in range(1, 6):
+        page.mouse.move(
+            a["x"] + a["width"] / 2 + (b["x"] - a["x"]) * i / 5,
+            a["y"] + a["height"] * 0.8 + (b["y"] - a["y"]) * i / 5,
+        )
+    page.mouse.up()
+    return int(src), int(dest)

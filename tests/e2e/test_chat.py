@@ -1,0 +1,64 @@
+"""Chat at a table: players and spectators, text shown as text, never as HTML."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from e2e.kit import Browse, GammonServer, create_table, open_table, shot, sign_up
+
+pytestmark = pytest.mark.e2e
+
+NASTY = "gl hf <b>bold</b> & <img src=x onerror=alert(1)> 😀"
+
+
+def test_chat_between_a_player_and_spectators(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    alice = browse.page(server.url, "desktop", "alice")
+    sign_up(alice)
+    table = create_table(alice, opponent="bot", bot_level="beginner", match_length=3)
+
+    carol = browse.page(server.url, "phone", "carol")  # signed in, watching
+    carol_name = sign_up(carol)
+    open_table(carol, table)
+    visitor = browse.page(server.url, "phone", "visitor")  # no session at all
+    open_table(visitor, table)
+    for page in (carol, visitor):
+        expect(page.locator("[data-testid=conn]")).to_have_attribute("data-state", "online")
+        # spectators see seat 0 at the bottom and are told they are watching
+        expect(page.locator("[data-testid=player-bottom]")).to_have_attribute("data-seat", "0")
+        expect(page.locator("[data-testid=status]")).to_contain_text("You are watching")
+        assert page.evaluate("() => window.gammonPage.mySeat") is None
+
+    alice.locator("[data-testid=chat-input]").fill(NASTY)
+    alice.locator(".chat-form button[type=submit]").click()
+    expect(alice.locator("[data-testid=chat-input]")).to_have_value("")
+    for page in (alice, carol, visitor):
+        line = page.locator("[data-testid=chat-log] li").last
+        expect(line.locator(".text")).to_have_text(NASTY)
+        # the text stayed text: no element was made from it
+        assert line.locator("b, img").count() == 0
+
+    carol.locator("[data-testid=chat-input]").fill("nice roll")
+    carol.keyboard.press("Enter")
+    for page in (alice, carol, visitor):
+        line = page.locator("[data-testid=chat-log] li").last
+        expect(line).to_contain_text(carol_name)
+        expect(line).to_contain_text("nice roll")
+        expect(line.locator(".tag")).to_have_text("spectator")
+
+    # a visitor without a session reads but cannot write
+    expect(visitor.locator(".chat-form")).to_be_hidden()
+    expect(visitor.locator("[data-testid=chat]")).to_contain_text("Sign in to chat")
+
+    # the history is there after a reload, in order
+    visitor.reload()
+    lines = visitor.locator("[data-testid=chat-log] li")
+    expect(lines).to_have_count(2)
+    expect(lines.nth(0).locator(".text")).to_have_text(NASTY)
+    expect(lines.nth(1).locator(".text")).to_have_text("nice roll")
+    shot(visitor, "chat-visitor-phone")
+    shot(alice, "chat-alice-desktop")

@@ -1,0 +1,70 @@
+"""A whole 1-point match against the bot, played by clicking, then its dice verified."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from e2e.kit import Browse, GammonServer, create_table, play_until, shot, sign_up
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_full_game_against_the_bot_then_verify_the_dice(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any], size: str
+) -> None:
+    page = browse.page(server.url, size, "alice")
+    name = sign_up(page)
+    table = create_table(page, opponent="bot", bot_level="beginner", match_length=1, cube=False)
+
+    # the commitment is shown before the first roll; the page made up a seed and sent it
+    commitment = page.locator("[data-testid=commitment]")
+    expect(commitment).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    published = commitment.inner_text()
+    expect(page.locator("[data-testid=your-seed]")).to_have_text(re.compile(r"^[0-9a-f]{32}$"))
+    seed = page.locator("[data-testid=your-seed]").inner_text()
+    expect(page.locator("[data-testid=player-bottom] .name")).to_have_text(name)
+    shot(page, f"game-start-{size}")
+
+    clicks = play_until(page, lambda: False)
+    assert clicks > 10
+
+    over = page.locator("[data-testid=over]")
+    expect(over).to_be_visible()
+    expect(over.locator("[data-testid=over-text]")).to_contain_text("wins the match")
+    moves = page.locator("[data-testid=moves] .movetable tbody tr")
+    assert moves.count() > 5
+    expect(page.locator("[data-testid=server-seed]")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    shot(page, f"game-over-{size}")
+
+    links = {
+        link.get_attribute("data-link"): link.get_attribute("href")
+        for link in over.locator("[data-link]").all()
+    }
+    assert links == {
+        "record": f"/matches/{table}",
+        "log": f"/matches/{table}/log",
+        "mat": f"/matches/{table}/mat",
+        "verify": f"/matches/{table}/verify",
+    }
+    log = page.request.get(links["log"])
+    assert log.ok
+    assert seed in log.text()
+    assert page.request.get(links["record"]).ok
+    mat = page.request.get(links["mat"])
+    assert mat.ok, mat.status
+    assert "Match" in mat.text() or "match" in mat.text()
+
+    with page.expect_navigation():
+        over.locator("[data-link=verify]").click()
+    verdict = page.locator("[data-testid=verdict]")
+    expect(verdict).to_have_attribute("data-ok", "true")
+    expect(page.locator("[data-testid=summary] [data-testid=commitment]")).to_have_text(published)
+    rows = page.locator("[data-testid=rolls] tbody tr")
+    assert rows.count() >= 2
+    assert rows.filter(has_text="mismatch").count() == 0
+    shot(page, f"verify-{size}")

@@ -1,0 +1,132 @@
+"""The store on SQLite and on PostgreSQL: schema, accounts, sessions, the journal, the ledger."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the storage tests need the server extra")
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from gammon.storage import ConflictError, Database, Store, TableUpdate
+from gammon.storage.models import Base
+from serverkit import postgres_schema
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    if request.param == "sqlite":
+        database = Database(f"sqlite:///{tmp_path / 'store.db'}")
+        database.migrate()
+        yield database
+        database.close()
+        return
+    with postgres_schema() as url:
+        database = Database(url, pool_size=4)
+        database.migrate()
+        yield database
+        database.close()
+
+
+@pytest.fixture
+def store(db: Database) -> Store:
+    return Store(db)
+
+
+def test_migrations_build_exactly_the_models(db: Database) -> None:
+    assert db.schema_revision() == "0001"
+    with db.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert diff == []
+    db.migrate()  # idempotent
+
+
+def test_users_names_are_unique_in_any_case(store: Store) -> None:
+    ann = store.create_user("Ann", "hash", guest=False, balance=1000, now=5)
+    assert store.user_by_name("ANN") == ann and store.user(ann.id) == ann
+    with pytest.raises(ConflictError) as taken:
+        store.create_user("ann", None, guest=True, balance=0, now=6)
+    assert taken.value.code == "username_taken"
+    lines = store.ledger(ann.id)
+    assert [(line.amount, line.balance, line.reason) for line in lines] == [(1000, 1000, "opening")]
+    guest = store.create_user("guest-1a2b3c", None, guest=True, balance=50, now=7)
+    upgraded = store.register_guest(guest.id, "Bea", "hash2")
+    assert (upgraded.name, upgraded.guest, upgraded.balance) == ("Bea", False, 50)
+    with pytest.raises(ConflictError):
+        store.register_guest(guest.id, "ANN", "hash3")
+
+
+def test_sessions_expire_and_end(store: Store) -> None:
+    user = store.create_user("cid", None, guest=True, balance=0, now=0)
+    store.create_session("h" * 64, user.id, "csrf", now=0, expires_at=100)
+    live = store.session("h" * 64, now=50)
+    assert live is not None and live.user.id == user.id and live.csrf == "csrf"
+    assert store.session("h" * 64, now=100) is None
+    assert store.delete_expired_sessions(now=200) == 1
+    store.create_session("k" * 64, user.id, "c2", now=0, expires_at=100)
+    store.delete_session("k" * 64)
+    assert store.session("k" * 64, now=1) is None
+
+
+def test_journal_appends_in_order_with_its_changes(store: Store) -> None:
+    a = store.create_user("ann", None, guest=True, balance=100, now=0)
+    b = store.create_user("bob", None, guest=True, balance=100, now=0)
+    store.create_table("T1", a.id, "{}", False, 1, "created", json.dumps({"by": "ann"}))
+    store.append("T1", 2, "start", "{}", 2, TableUpdate(status="playing", server_seed="ab" * 32))
+    game = TableUpdate(ledger=((a.id, 4, "game", 1), (b.id, -4, "game", 1)))
+    store.append("T1", 3, "action", "{}", 3, game)
+    assert store.balances([a.id, b.id]) == {a.id: 104, b.id: 96}
+    assert store.ledger(b.id)[0].balance == 96 and store.ledger(b.id)[0].table_id == "T1"
+    # a second writer of version 3 loses, and none of its changes are kept
+    with pytest.raises(ConflictError):
+        store.append("T1", 3, "action", "{}", 4, game)
+    assert store.balances([a.id, b.id]) == {a.id: 104, b.id: 96}
+    table = store.table("T1")
+    assert table is not None and (table.version, table.status) == (3, "playing")
+    assert store.server_seed("T1") == "ab" * 32
+    loaded = store.load("T1")
+    assert loaded is not None and [e.seq for e in loaded[1]] == [1, 2, 3]
+    assert [e.kind for e in store.entries("T1", after=1)] == ["start", "action"]
+    assert store.table_ids("playing") == ["T1"] and store.version("T1") == 3
+
+
+def test_racing_writers_never_fork_a_journal(store: Store) -> None:
+    user = store.create_user("racer", None, guest=True, balance=0, now=0)
+    store.create_table("RACE", user.id, "{}", False, 0, "created", "{}")
+    wins: list[tuple[int, int]] = []
+    lock = threading.Lock()
+
+    def writer(name: int) -> None:
+        for _ in range(30):
+            version = store.version("RACE")
+            assert version is not None
+            try:
+                store.append("RACE", version + 1, "chat", json.dumps({"w": name}), 0, TableUpdate())
+            except ConflictError:
+                continue
+            with lock:
+                wins.append((version + 1, name))
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    seqs = [e.seq for e in store.entries("RACE")]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert sorted(v for v, _ in wins) == seqs[1:]
+
+
+def test_listing_and_counts(store: Store) -> None:
+    u = store.create_user("lister", None, guest=True, balance=0, now=0)
+    store.create_table("PUB", u.id, "{}", False, 1, "created", "{}")
+    store.create_table("PRIV", u.id, "{}", True, 2, "created", "{}")
+    assert [t.id for t in store.list_tables(["waiting"])] == ["PUB"]
+    assert {t.id for t in store.list_tables(["waiting"], public_only=False)} == {"PUB", "PRIV"}
+    assert store.count_tables() == {"waiting": 2}

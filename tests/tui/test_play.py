@@ -1,0 +1,150 @@
+"""``gammon play`` driven through its input, as a person (or tmux) would drive it."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("bgsage", reason="gammon play needs the bot extra (bgsage)")
+pytest.importorskip("rich", reason="gammon play needs the bot extra (rich)")
+
+from rich.console import Console
+
+from gammon.bots.seat import bot_for_level
+from gammon.cli import build_parser, main
+from gammon.match import TableOptions
+from gammon.match.dice import VerifiableDice
+from gammon.tui.play import Quit, TerminalGame, scripted
+
+SEED = "11" * 32
+
+
+def _game(options: TableOptions, read: object) -> tuple[TerminalGame, io.StringIO]:
+    out = io.StringIO()
+    game = TerminalGame(
+        options,
+        human=0,
+        bot=bot_for_level("expert"),
+        dice=VerifiableDice(bytes.fromhex(SEED), "test-play"),
+        read=read,  # type: ignore[arg-type]
+        console=Console(file=out, no_color=True, width=120),
+    )
+    return game, out
+
+
+def test_a_whole_match_played_through_the_prompts() -> None:
+    holder: list[TerminalGame] = []
+    answered: list[str] = []
+
+    def read(prompt: str) -> str:
+        game = holder[0]
+        g = game.match.state.game
+        if prompt.startswith("Play "):
+            answer = ""  # confirm
+        elif g.phase == "moving":
+            assert g.dice is not None
+            answer = str(g.position.legal_moves(g.dice)[0])
+        elif g.phase in ("doubled", "beavered", "raccooned"):
+            answer = "take"
+        elif g.phase == "resigning":
+            answer = "accept"
+        else:
+            answer = ""
+        answered.append(answer)
+        return answer
+
+    game, out = _game(TableOptions(match_length=3), read)
+    holder.append(game)
+    game.run()
+    assert game.match.state.over
+    text = out.getvalue()
+    assert "commitment" in text and "wins the match" in text
+    assert len(answered) > 10
+
+
+def test_undo_before_confirm_and_bad_input_change_nothing() -> None:
+    lines = ["", "", "?", "1", "undo", "24/12", "help", "hint", "?", "1", "", "quit"]
+    game, out = _game(TableOptions(match_length=1), scripted(lines))
+    with pytest.raises(Quit):
+        game.run()
+    text = out.getvalue()
+    assert "Taken back." in text
+    assert "illegal move '24/12'" in text or "Not now" in text
+    assert "take / drop" in text  # help was shown
+    # exactly one move of ours was confirmed (the undone one was not played)
+    plays = [a for a in game.match.actions if getattr(a, "move", None) and a.player == 0]
+    assert len(plays) <= 1
+
+
+def test_cli_play_saves_a_verifiable_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "m.jsonl"
+    args = build_parser().parse_args(
+        ["play", "--match", "1", "--no-color", "--server-seed", SEED, "--save", str(record)]
+    )
+    from gammon.tui.play import run
+
+    assert run(args, read=scripted(["", "", "?", "1", "", "resign 3", "quit"])) == 0
+    assert record.exists()
+    capsys.readouterr()
+    assert main(["verify-dice", str(record)]) == 0
+
+
+def test_every_table_option_is_a_flag() -> None:
+    args = build_parser().parse_args(
+        [
+            "play",
+            "--money",
+            "--games",
+            "2",
+            "--stake",
+            "5",
+            "--cube-limit",
+            "8",
+            "--jacoby",
+            "--beaver",
+            "--raccoon",
+            "--auto-doubles",
+            "1",
+            "--end",
+            "mars",
+            "--draw-last-roll",
+            "--first-move",
+            "loser",
+            "--variant",
+            "caucasian",
+            "--clock",
+            "--level",
+            "beginner",
+        ]
+    )
+    assert args.money and args.cube_limit == 8 and args.end == "mars" and args.first_move == "loser"
+
+
+def test_play_runs_as_a_program(tmp_path: Path) -> None:
+    record = tmp_path / "p.jsonl"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gammon",
+            "play",
+            "--match",
+            "1",
+            "--no-color",
+            "--save",
+            str(record),
+        ],
+        input="\n\n?\nhelp\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Saved the match" in proc.stdout and record.exists()
