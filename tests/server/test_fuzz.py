@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -93,6 +94,9 @@ def messages(draw: st.DrawFn) -> str | bytes:
     return json.dumps(msg)
 
 
+# The server runs in a thread of this process and uses ``random`` (reconnect jitter,
+# bots) while Hypothesis draws; that is not randomness inside a strategy.
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")
 def test_fuzz_websocket_messages(players: Make, server: RunningServer) -> None:
     pair = start_pair(players, match_length=7, clock=None)
     ws = pair.ws(pair.to_act())
@@ -133,7 +137,7 @@ def test_fuzz_websocket_messages(players: Make, server: RunningServer) -> None:
     assert watcher.version == ws.version or ws.state["table"]["status"] == "finished"
     hub = server.app.state.gammon.hub
     fresh = TableActor(hub, pair.table)
-    assert asyncio.run(_load(fresh))
+    assert _load_in_thread(fresh)
     assert fresh.state == hub.actors[pair.table].state
 
 
@@ -147,13 +151,24 @@ def test_journal_replays_to_the_live_state(players: Make, server: RunningServer)
     hub = server.app.state.gammon.hub
     live = hub.actors[pair.table]
     fresh = TableActor(hub, pair.table)
-    assert asyncio.run(_load(fresh))
+    assert _load_in_thread(fresh)
     assert fresh.state == live.state
     assert [r.events for r in fresh.records] == [r.events for r in live.records]
 
 
 async def _load(actor: Any) -> bool:
     return bool(await actor.load())
+
+
+def _load_in_thread(actor: Any) -> bool:
+    """Load a table actor on a fresh event loop in its own thread.
+
+    Playwright's sync API (the browser tests, which may run earlier in the same
+    worker) leaves an event loop running in the main thread, where asyncio.run
+    would refuse to start.
+    """
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, _load(actor)).result()
 
 
 @pytest.fixture(scope="module")
