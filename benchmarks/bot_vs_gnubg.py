@@ -32,6 +32,26 @@ gnubg-nn's side (GPL: imported here only, never by ``src/gammon``)
 
 Decisions timed: checker plays with at least two legal moves, and every cube
 decision (double or not when the rules allow a double, take or drop).
+
+Long runs can be split: ``--start-pair N`` plays the seed's pairs from N on,
+``--time-limit`` stops starting pairs after that many seconds, and ``--merge
+A.json B.json`` pools the summaries of runs of disjoint pairs exactly.
+
+Results (2-core machine shared with other test runs, bgsage 2.0.20260907,
+gnubg-nn 1.1.0a11, 2 worker processes, 1 C++ thread each; ms are wall-clock
+per decision and grow with the machine's load):
+
+============  ========  ===================  =======================  ==========================
+gammon level  cube      pairs (games)        points/game, 95% CI      ms/decision gammon / gnubg
+============  ========  ===================  =======================  ==========================
+world-class   cube      1000 (2000), seed 1  +0.069 [-0.063, +0.200]  73 / 0.6
+world-class   cubeless  500 (1000), seed 5   +0.033 [-0.044, +0.110]  77 / 0.6
+expert        cube      2000 (4000), seed 1  -0.043 [-0.134, +0.048]  1.2 / 0.3
+expert        cubeless  1000 (2000), seed 3  +0.013 [-0.042, +0.068]  0.8 / 0.3
+============  ========  ===================  =======================  ==========================
+
+World-class checker plays took 103 ms and its cube decisions 38 ms on average
+(3-ply).  Neither level is measurably stronger than gnubg-nn's 0-ply here.
 """
 
 from __future__ import annotations

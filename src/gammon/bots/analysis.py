@@ -84,8 +84,8 @@ each candidate through the networks of the position before the move exactly as
 generator are then matched to bgsage's boards (a move bgsage does not list is
 evaluated on its own).  The deep evaluations and the cube positions of the whole
 match are evaluated in a few batches (``batch_evaluate_post_move``).  A 7-point
-match takes a few seconds at 1-ply and well under a minute at 2-ply on 2 cores
-(see ``docs/analysis.md``).
+match takes a few seconds at 1-ply and 2-ply and 10-40 s at 3-ply on 2 cores
+(``docs/analysis.md``).
 """
 
 from __future__ import annotations
