@@ -152,19 +152,16 @@ def _doubles(m: list[int], o: list[int], d: int) -> list[int]:
         if bar >= 4:
             return [4 * (W[25 - d] - W[25]) + (H[25 - d] if o[25 - d] == 1 else 0)]
         base = bar * (W[25 - d] - W[25]) + (H[25 - d] if o[25 - d] == 1 else 0)
-    avail = [0] * 26
-    if bar:
-        avail[25 - d] = bar
-    # sources that can ever hold a checker: occupied, or fed from the source above
-    sources = []
-    for p in range(24, d, -1):
-        if (m[p] or avail[p]) and o[p - d] < 2:
-            sources.append(p)
-            avail[p - d] = 1
-    for p in range(26):
-        avail[p] = m[p]
+    avail = m[:]
     if bar:
         avail[25 - d] += bar
+    # sources that can ever hold a checker: occupied, or fed from the source above
+    sources = []
+    fed = 0  # bit mask of points a source above can feed
+    for p in range(24, d, -1):
+        if (avail[p] or fed >> p & 1) and o[p - d] < 2:
+            sources.append(p)
+            fed |= 1 << (p - d)
     # the greedy maximum number of steps (moving more never blocks later steps)
     total = bar
     arrivals = [0] * 26
@@ -182,8 +179,8 @@ def _doubles(m: list[int], o: list[int], d: int) -> list[int]:
     w, h = W, H
     n_sources = len(sources)
     targets = [p - d for p in sources]
-    keys = [w[t] - w[p] for p, t in zip(sources, targets, strict=True)]
-    hit_keys = [w[t] - w[p] + h[t] for p, t in zip(sources, targets, strict=True)]
+    keys = [w[p - d] - w[p] for p in sources]
+    hit_keys = [w[p - d] - w[p] + h[p - d] for p in sources]
     blots = [o[t] == 1 for t in targets]
     landed = [0] * 26
     result: list[int] = []
