@@ -80,8 +80,8 @@ def test_settings(tmp_path: Path, **changes: Any) -> Settings:
         database_url=f"sqlite:///{tmp_path / 'gammon.db'}",
         bot_delay=0.0,
         bot_workers=0,
-        rate_limit=1000.0,
-        rate_burst=1000,
+        rate_limit=100_000.0,
+        rate_burst=100_000,
         starting_balance=1000,
     )
     return base.with_(**changes)

@@ -539,9 +539,10 @@ class Position:
             )
         result: dict[tuple[int, int, int], Step] = {}
         remaining = need - len(played) - 1
+        memo: dict[tuple[_StepState, int], frozenset[int]] = {}
         for st in states:
             for step, nxt in _next_states(st, rule):
-                if _completions(nxt, remaining, rule) & legal.keys():
+                if _completions(nxt, remaining, rule, memo) & legal.keys():
                     result.setdefault((step.from_point, step.to_point, step.die), step)
         if played and not result:
             raise IllegalMoveError(
@@ -596,14 +597,23 @@ def _next_states(state: _StepState, rule: str) -> list[tuple[Step, _StepState]]:
     return out
 
 
-def _completions(state: _StepState, need: int, rule: str) -> set[int]:
-    """Keys reachable from ``state`` by playing exactly ``need`` more steps."""
+def _completions(
+    state: _StepState, need: int, rule: str, memo: dict[tuple[_StepState, int], frozenset[int]]
+) -> frozenset[int]:
+    """Keys reachable from ``state`` by playing exactly ``need`` more steps.
+
+    ``memo`` holds the answers already found: the same board is reached by many
+    orders of the same steps (a double from the opening has thousands of orders).
+    """
     if need == 0:
-        return {state[3]}
-    out: set[int] = set()
-    for _, nxt in _next_states(state, rule):
-        out |= _completions(nxt, need - 1, rule)
-    return out
+        return frozenset((state[3],))
+    found = memo.get((state, need))
+    if found is None:
+        out: set[int] = set()
+        for _, nxt in _next_states(state, rule):
+            out |= _completions(nxt, need - 1, rule, memo)
+        found = memo[(state, need)] = frozenset(out)
+    return found
 
 
 def _candidate_keys(
