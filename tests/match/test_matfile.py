@@ -586,8 +586,9 @@ def test_first_rolls_that_are_doubles() -> None:
         (" 3 point match\n\n Game 1\n A : 0     B : 0\n what is this\n", "line 5: 'what is this'"),
         ("hello\n", "line 1: 'hello': expected the 'N point match' header"),
         (
-            " 3 point match\n\n Game 1\n A : 2     B : 0\n  1) 31: 8/5 6/5\n",
-            "line 3: game 1 starts at 2-0, but the games before it give 0-0",
+            " 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n      Wins 1 point\n"
+            "\n Game 2\n A : 2     B : 0\n  1) 31: 8/5 6/5\n",
+            "line 8: game 2 starts at 2-0, but the games before it give 1-0",
         ),
         (
             " 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n  2) 42: 8/4 6/4\n",

@@ -257,7 +257,17 @@ def test_random_matches_replay_from_their_sgf(record: MatchRecord) -> None:
         ("(;GM[6];W[flip])", "expected dice and point letters"),
         ("(;GM[6];AW[a])", "edited positions"),
         ("(;GM[6]RE[W+5];W[31hefe])", "player 0 wins 5 points"),
-        ("(;GM[6]MI[length:3][ws:1][bs:0];W[31hefe])", "starts at 1-0"),
+        ("(;GM[6]MI[length:3][ws:3][bs:0];W[31hefe])", "cannot start at 3-0"),
+        ("(;GM[6]MI[length:3][ws:x][bs:0];W[31hefe])", "bad score"),
+        (
+            "(;GM[6]MI[length:3][ws:2][bs:2]RU[Crawford:CrawfordGame];W[31hefe])",
+            "past its Crawford",
+        ),
+        (
+            "(;GM[6]MI[length:3][ws:0][bs:0]RE[W+1R];W[31hefe])"
+            "(;GM[6]MI[length:3][game:1][ws:0][bs:0];W[31hefe])",
+            "starts at 0-0, but the games before it give 1-0",
+        ),
     ],
 )
 def test_errors(text: str, message: str) -> None:

@@ -71,14 +71,33 @@ _PHASE_TEXT: Final = {
 
 
 def new_match(
-    options: TableOptions | None = None, balances: tuple[int, int] | None = None
+    options: TableOptions | None = None,
+    balances: tuple[int, int] | None = None,
+    *,
+    score: tuple[int, int] = (0, 0),
+    crawford: bool | None = None,
 ) -> MatchState:
     """A match (or money session) before its opening roll.
 
     With ``balances`` the engine enforces seed 004's admission rule when a player
     takes a cube, and keeps the balances up to date from the ledger.
+
+    ``score`` starts part-way through (a match excerpt, or one carried on from
+    elsewhere).  ``crawford`` says whether its first game is the Crawford game;
+    by default it is when one side needs one point and the other more (the
+    usual reason to be at that score), and a match at one point away each is
+    past it.  ``crawford=False`` at such a score starts after the Crawford game.
+
+    >>> state = new_match(TableOptions(match_length=5), score=(4, 2))
+    >>> state.game.crawford, new_match(TableOptions(match_length=5), score=(4, 2), crawford=False).post_crawford
+    (True, True)
+    >>> new_match(TableOptions(match_length=5), score=(5, 2))
+    Traceback (most recent call last):
+    ...
+    gammon.errors.IllegalActionError: a 5-point match cannot start at 5-2: each score must be below 5
     """
     opts = options if options is not None else TableOptions()
+    reached, first_crawford = _start_crawford(opts, score, crawford)
     if balances is not None:
         if len(balances) != 2 or any(type(b) is not int for b in balances):
             raise IllegalActionError(f"balances must be two integers, got {balances!r}")
@@ -89,8 +108,53 @@ def new_match(
                     f"player {seat} has a balance of {balance}; this table needs {need} "
                     f"(stake {opts.stake} x cube limit {opts.cube_max} x end coefficient {opts.end_coefficient})"
                 )
-    game = _opening_game(opts, 1, crawford=False)
-    return MatchState(opts, game, balances=tuple(balances) if balances is not None else None)  # type: ignore[arg-type]
+    game = _opening_game(opts, 1, crawford=first_crawford)
+    return MatchState(
+        opts,
+        game,
+        score=(score[0], score[1]),
+        crawford_reached=reached,
+        balances=tuple(balances) if balances is not None else None,  # type: ignore[arg-type]
+    )
+
+
+def _start_crawford(
+    opts: TableOptions, score: tuple[int, int], crawford: bool | None
+) -> tuple[bool, bool]:
+    """``(crawford_reached, first game is the Crawford game)`` of a match starting at ``score``."""
+    if (
+        not isinstance(score, tuple)
+        or len(score) != 2
+        or any(type(s) is not int or s < 0 for s in score)
+    ):
+        raise IllegalActionError(f"a score is two whole numbers of at least 0, not {score!r}")
+    if crawford is not None and not isinstance(crawford, bool):
+        raise IllegalActionError(f"crawford must be True, False or None, not {crawford!r}")
+    n = opts.match_length
+    if not opts.is_match:
+        if crawford:
+            raise IllegalActionError("a money session has no Crawford game")
+        return False, False
+    if max(score) >= n:
+        raise IllegalActionError(
+            f"a {n}-point match cannot start at {score[0]}-{score[1]}: each score must be below {n}"
+        )
+    at_one = [s == n - 1 for s in score]
+    if not (opts.crawford and any(at_one)) or score == (0, 0):  # game 1 is never Crawford
+        if crawford:
+            raise IllegalActionError(
+                f"a {n}-point match at {score[0]}-{score[1]} cannot start with a Crawford game"
+                + ("" if opts.crawford else " (the table plays without the Crawford rule)")
+            )
+        return False, False
+    if all(at_one):  # the Crawford game was the one that brought the trailer to n-1
+        if crawford:
+            raise IllegalActionError(
+                f"a {n}-point match at {score[0]}-{score[1]} is past its Crawford game"
+            )
+        return True, False
+    first = crawford is not False
+    return True, first
 
 
 def _opening_game(options: TableOptions, number: int, *, crawford: bool) -> GameState:

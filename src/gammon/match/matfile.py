@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from gammon.dice import ALL_ROLLS, Dice
-from gammon.errors import GammonError, InvalidNotationError, InvalidOptionsError
+from gammon.errors import GammonError, IllegalActionError, InvalidNotationError, InvalidOptionsError
 from gammon.match.actions import (
     Abandon,
     AcceptResign,
@@ -104,7 +104,7 @@ def transcripts(record: MatchRecord) -> list[Transcript]:
     game in progress at the end of the record is listed without an outcome (and
     left out when nothing has been played in it yet).
     """
-    state = new_match(record.options, record.balances)
+    state = record.initial_state()
     games: list[Transcript] = []
     entries: list[Entry] = []
     start = state
@@ -281,8 +281,10 @@ class Replayer:
     file for error messages.
     """
 
-    def __init__(self, options: TableOptions) -> None:
-        self.state = new_match(options)
+    def __init__(
+        self, options: TableOptions, score: tuple[int, int] = (0, 0), crawford: bool | None = None
+    ) -> None:
+        self.state = new_match(options, score=score, crawford=crawford)
         self.actions: list[Action] = []
 
     @property
@@ -738,8 +740,21 @@ def _winner(parsed: _File, index: int, replayer: Replayer, wins: _Wins) -> int:
     return wins.column
 
 
-def _build(parsed: _File, options: TableOptions, players: tuple[str, str]) -> list[Action]:
-    replayer = Replayer(options)
+def _start(parsed: _File, options: TableOptions) -> tuple[int, int]:
+    """The score the file starts at: its first game's (an excerpt need not start at 0-0)."""
+    first = parsed.games[0].score if parsed.games else None
+    if first is None or not options.is_match:
+        return (0, 0)
+    return first
+
+
+def _build(
+    parsed: _File, options: TableOptions, players: tuple[str, str], crawford: bool | None
+) -> list[Action]:
+    try:
+        replayer = Replayer(options, _start(parsed, options), crawford)
+    except IllegalActionError as exc:
+        raise ReplayError(f"line {parsed.games[0].line}: {exc}", 0) from None
     for index, game in enumerate(parsed.games):
         state = replayer.state
         label = f"game {game.number}"
@@ -837,9 +852,9 @@ def mat_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
             raise InvalidNotationError("no ' N point match' header, and no options were given")
         tries = _candidates(parsed, _options_from(parsed, parsed.length))
     best: ReplayError | None = None
-    for table in tries:
+    for table, crawford in _with_crawford(parsed, tries):
         try:
-            actions = _build(parsed, table, names)
+            actions = _build(parsed, table, names, crawford)
         except ReplayError as exc:
             if best is None or exc.progress > best.progress:
                 best = exc
@@ -849,9 +864,34 @@ def mat_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
             meta["tags"] = dict(parsed.tags)
         if parsed.countries:
             meta["countries"] = [parsed.countries.get(0, ""), parsed.countries.get(1, "")]
-        return MatchRecord(table, tuple(actions), names, meta=meta)
+        return MatchRecord(
+            table,
+            tuple(actions),
+            names,
+            meta=meta,
+            start_score=_start(parsed, table),
+            start_crawford=crawford,
+        )
     assert best is not None
     raise InvalidNotationError(str(best)) from None
+
+
+def _with_crawford(
+    parsed: _File, tries: list[TableOptions]
+) -> list[tuple[TableOptions, bool | None]]:
+    """Each table to try, with the Crawford state of the first game when the file can't tell.
+
+    A match excerpt that starts with one side a point away may start with the
+    Crawford game (tried first, the usual case) or after it.
+    """
+    out: list[tuple[TableOptions, bool | None]] = []
+    for table in tries:
+        out.append((table, None))
+        score = _start(parsed, table)
+        n = table.match_length
+        if table.crawford and sorted(score) != [n - 1, n - 1] and n - 1 in score and n > 1:
+            out.append((table, False))
+    return out
 
 
 # --------------------------------------------------------------------------- conversion

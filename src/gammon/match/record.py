@@ -69,6 +69,17 @@ class MatchRecord:
     dice: DiceRecord | None = None
     server_seed: str | None = None
     meta: dict[str, Any] = field(default_factory=dict, hash=False)
+    #: The score the match started at (an excerpt, or a match carried on), and
+    #: whether its first game is the Crawford game (None: decided from the
+    #: score, see :func:`gammon.match.engine.new_match`).
+    start_score: tuple[int, int] = (0, 0)
+    start_crawford: bool | None = None
+
+    def initial_state(self) -> MatchState:
+        """The state before the first action."""
+        return new_match(
+            self.options, self.balances, score=self.start_score, crawford=self.start_crawford
+        )
 
 
 def write_log(record: MatchRecord) -> str:
@@ -82,6 +93,8 @@ def write_log(record: MatchRecord) -> str:
     }
     if record.balances is not None:
         header["balances"] = list(record.balances)
+    if record.start_score != (0, 0) or record.start_crawford is not None:
+        header["start"] = {"score": list(record.start_score), "crawford": record.start_crawford}
     if record.dice is not None:
         header["dice"] = {
             "scheme": record.dice.scheme,
@@ -143,6 +156,24 @@ def read_log(text: str) -> MatchRecord:
             (str(seeds[0]), str(seeds[1])),
             str(d.get("scheme", "hmac-sha256-v1")),
         )
+    start = header.get("start", {"score": [0, 0], "crawford": None})
+    _need(isinstance(start, dict), "bad start")
+    start_score = start.get("score", [0, 0])
+    start_crawford = start.get("crawford")
+    _need(
+        isinstance(start_score, list)
+        and len(start_score) == 2
+        and all(type(x) is int for x in start_score),
+        f"bad start score {start_score!r}",
+    )
+    _need(
+        start_crawford is None or isinstance(start_crawford, bool),
+        f"bad start crawford {start_crawford!r}",
+    )
+    try:
+        new_match(options, score=(start_score[0], start_score[1]), crawford=start_crawford)
+    except GammonError as exc:
+        raise InvalidNotationError(f"action log header: {exc}") from None
     actions: list[Action] = []
     server_seed = None
     for number, line in enumerate(lines[1:], start=2):
@@ -167,6 +198,8 @@ def read_log(text: str) -> MatchRecord:
         dice,
         server_seed,
         header.get("meta", {}) if isinstance(header.get("meta", {}), dict) else {},
+        (start_score[0], start_score[1]),
+        start_crawford,
     )
 
 
@@ -176,7 +209,7 @@ def replay(record: MatchRecord) -> list[MatchState]:
     Raises the engine's error, with the action's index, if the log holds an action
     the rules refuse.
     """
-    state = new_match(record.options, record.balances)
+    state = record.initial_state()
     states = [state]
     for i, action in enumerate(record.actions):
         try:
@@ -197,13 +230,17 @@ class Match:
         players: tuple[str, str] = ("Player 0", "Player 1"),
         balances: tuple[int, int] | None = None,
         dice: DiceRecord | None = None,
+        score: tuple[int, int] = (0, 0),
+        crawford: bool | None = None,
     ) -> None:
         self.options = options if options is not None else TableOptions()
         self.players = players
         self.balances = balances
         self.dice = dice
+        self.start_score = score
+        self.start_crawford = crawford
         self.server_seed: str | None = None
-        self._states = [new_match(self.options, balances)]
+        self._states = [new_match(self.options, balances, score=score, crawford=crawford)]
         self._actions: list[Action] = []
 
     @property
@@ -259,6 +296,8 @@ class Match:
             self.balances,
             self.dice,
             self.server_seed,
+            start_score=self.start_score,
+            start_crawford=self.start_crawford,
         )
 
     def to_log(self) -> str:
@@ -269,7 +308,12 @@ class Match:
     def from_record(cls, record: MatchRecord) -> Match:
         """Rebuild a match by replaying a record."""
         match = cls(
-            record.options, players=record.players, balances=record.balances, dice=record.dice
+            record.options,
+            players=record.players,
+            balances=record.balances,
+            dice=record.dice,
+            score=record.start_score,
+            crawford=record.start_crawford,
         )
         states = replay(record)
         match._states = states

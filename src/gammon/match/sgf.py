@@ -29,7 +29,7 @@ from typing import Final
 
 from gammon import __version__
 from gammon.dice import Dice
-from gammon.errors import InvalidNotationError, InvalidOptionsError
+from gammon.errors import IllegalActionError, InvalidNotationError, InvalidOptionsError
 from gammon.match.matfile import Entry, Replayer, ReplayError, transcripts
 from gammon.match.options import TableOptions
 from gammon.match.record import MatchRecord
@@ -300,13 +300,47 @@ def sgf_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
     table = options if options is not None else _options(games)
     root = games[0].properties if games else {}
     players = (root.get("PW", ("Player 0",))[0], root.get("PB", ("Player 1",))[0])
-    replayer = Replayer(table)
+    score, crawford = _start(games, table)
+    try:
+        replayer = Replayer(table, score, crawford)
+    except IllegalActionError as exc:
+        raise InvalidNotationError(f"SGF game 1: {exc}") from None
     try:
         for index, game in enumerate(games, start=1):
             _replay_game(replayer, index, game)
     except ReplayError as exc:
         raise InvalidNotationError(str(exc)) from None
-    return MatchRecord(table, tuple(replayer.actions), players, meta={"source": "sgf"})
+    return MatchRecord(
+        table,
+        tuple(replayer.actions),
+        players,
+        meta={"source": "sgf"},
+        start_score=score,
+        start_crawford=crawford,
+    )
+
+
+def _start(games: list[SgfGame], table: TableOptions) -> tuple[tuple[int, int], bool | None]:
+    """The score of the first game (``MI`` ``ws``/``bs``), and whether it is the Crawford game.
+
+    A match excerpt need not start at 0-0.  gnubg and gammon write ``CrawfordGame``
+    in ``RU`` for the Crawford game, so at a score where one side is a point away
+    the file says which it is.
+    """
+    if not games or not table.is_match:
+        return (0, 0), None
+    info = _info(games[0])
+    ws, bs = info.get("ws", "0"), info.get("bs", "0")
+    if not (ws.isdigit() and bs.isdigit()):
+        raise InvalidNotationError(f"SGF game 1: bad score ws:{ws!r} bs:{bs!r}")
+    score = (int(ws), int(bs))
+    n = table.match_length
+    if score == (0, 0) or not table.crawford or n - 1 not in score:
+        return score, None
+    rules = {
+        r.strip().lower() for value in games[0].properties.get("RU", ()) for r in value.split(":")
+    }
+    return score, "crawfordgame" in rules
 
 
 def _replay_game(replayer: Replayer, index: int, game: SgfGame) -> None:
