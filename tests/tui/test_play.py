@@ -148,3 +148,37 @@ def test_play_runs_as_a_program(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "Saved the match" in proc.stdout and record.exists()
+
+
+def test_a_match_can_start_at_a_score(tmp_path: Path) -> None:
+    from gammon.match import read_log
+    from gammon.tui.play import run
+
+    record = tmp_path / "s.jsonl"
+    flags = ["--match", "5", "--score", "4-2", "--seat", "1", "--no-color"]
+    args = build_parser().parse_args(["play", *flags, "--server-seed", SEED, "--save", str(record)])
+    assert run(args, read=scripted(["quit"])) == 0
+    saved = read_log(record.read_text())
+    assert saved.start_score == (2, 4)  # seat 0 is the bot: its score first
+    assert saved.initial_state().game.crawford
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--score", "5-2"], "cannot start at 5-2"),
+        (["--money", "--score", "1-0"], "are for matches"),
+        (["--score", "2-3", "--post-crawford"], "needs a --score where one side needs one point"),
+    ],
+)
+def test_bad_starting_scores_are_refused(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", "--no-color", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_malformed_score_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--score", "four-two"])
+    assert "expected a score like 3-4" in capsys.readouterr().err

@@ -31,7 +31,7 @@ from rich.text import Text
 from gammon.bots.bot import LEVELS, Bot
 from gammon.bots.seat import bot_for_level, choose_action, score_context
 from gammon.dice import Dice
-from gammon.errors import GammonError
+from gammon.errors import GammonError, InvalidOptionsError
 from gammon.match import (
     Abandon,
     AcceptResign,
@@ -90,6 +90,8 @@ class TerminalGame:
         console: Console,
         names: tuple[str, str] = ("You", "Bot"),
         money_games: int = 0,
+        score: tuple[int, int] = (0, 0),
+        crawford: bool | None = None,
     ) -> None:
         self.human = human
         self.bot = bot
@@ -102,6 +104,8 @@ class TerminalGame:
             options,
             players=players,
             dice=DiceRecord(dice.match_id, dice.commitment, dice.client_seeds),
+            score=score,
+            crawford=crawford,
         )
         self._listed: tuple[Move, ...] = ()
 
@@ -343,6 +347,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     length.add_argument("--money", action="store_true", help="a money session instead of a match")
     p.add_argument(
+        "--score",
+        type=_score,
+        default=(0, 0),
+        metavar="YOU-BOT",
+        help="matches: start at this score, yours first (e.g. 3-4 in a 5-point match)",
+    )
+    p.add_argument(
+        "--post-crawford",
+        action="store_true",
+        help="with --score where one side needs one point: the Crawford game is already played",
+    )
+    p.add_argument(
         "--games",
         type=int,
         default=0,
@@ -403,6 +419,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-color", action="store_true", help="plain text output")
 
 
+def _score(text: str) -> tuple[int, int]:
+    """``A-B`` as two numbers (argparse type of ``--score``)."""
+    a, sep, b = text.partition("-")
+    if not (sep and a.strip().isdigit() and b.strip().isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a score like 3-4, not {text!r}")
+    return int(a), int(b)
+
+
 def run(
     args: argparse.Namespace,
     read: Callable[[str], str] | None = None,
@@ -432,6 +456,13 @@ def run(
         seeds = (seeds[1], seeds[0])
     seed = bytes.fromhex(args.server_seed) if args.server_seed else secrets.token_bytes(32)
     dice = VerifiableDice(seed, match_id, seeds)
+    mine, theirs = args.score
+    if not options.is_match and (args.score != (0, 0) or args.post_crawford):
+        raise InvalidOptionsError("--score and --post-crawford are for matches, not --money")
+    if args.post_crawford and options.match_length - 1 not in args.score:
+        raise InvalidOptionsError(
+            f"--post-crawford needs a --score where one side needs one point, not {mine}-{theirs}"
+        )
     game = TerminalGame(
         options,
         human=args.seat,
@@ -441,6 +472,8 @@ def run(
         console=out,
         names=(args.name, f"bot ({args.level})"),
         money_games=args.games,
+        score=(mine, theirs) if args.seat == 0 else (theirs, mine),
+        crawford=False if args.post_crawford else None,
     )
     try:
         game.run()
