@@ -3,10 +3,28 @@
     .venv/bin/python benchmarks/bot_vs_gnubg.py --level world-class --pairs 500 --workers 2
 
 Each *pair* plays one dice sequence twice with the sides swapped (gammon's bot
-as player 0, then as player 1), so the luck of the dice largely cancels.  The
-result is gammon's points per game with a 95% confidence interval computed
-over the pairs (the independent units), and the mean time per decision of
-each side.
+as player 0, then as player 1).  The dice are drawn only when a player rolls,
+so both games of a pair see the same rolls in the same order for as long as
+they run alike.  The independent unit is the pair: every figure is a mean over
+pairs with a 95% confidence interval (normal, from the spread of the pairs).
+
+Two figures of gammon's points per game
+    *As played*: the points each game scored.  Duplicate dice cancel only part
+    of the luck, because the two games of a pair soon differ, and the cube
+    multiplies what is left: with the cube the standard deviation per pair is
+    about 2.3 points, so this figure needs tens of thousands of games to tell
+    apart bots that differ by 0.1 points per game.
+
+    *Luck-adjusted*: the same points less the luck of every roll, as judged by
+    :class:`LuckJudge` (gnubg-nn 0-ply in gammon's cube model).  The luck of a
+    roll is the roller's equity after the judge's best play of it less the
+    average over the 36 rolls, times the cube, so given everything before the
+    roll its expected value is exactly zero, however wrong the judge is: the
+    adjusted figure is an unbiased estimate of the same points per game (the
+    tests check the zero average in every position they try).  It is the
+    variance reduction that gnubg's rollouts and bot tournaments use; here it
+    cuts the spread per pair about sevenfold.  The judge being gnubg-nn's own
+    evaluator does not favour either side: a judge's errors add noise, not bias.
 
 The games
     Money play, one game per session: the cube is on (no limit, no Jacoby, no
@@ -37,27 +55,31 @@ Long runs can be split: ``--start-pair N`` plays the seed's pairs from N on,
 ``--time-limit`` stops starting pairs after that many seconds, and ``--merge
 A.json B.json`` pools the summaries of runs of disjoint pairs exactly.
 
-Results (2-core machine shared with other test runs, bgsage 2.0.20260907,
-gnubg-nn 1.1.0a11, 2 worker processes, 1 C++ thread each; ms are wall-clock
-per decision and grow with the machine's load):
+Results (2-core machine, bgsage 2.0.20260907, gnubg-nn 1.1.0a11, 2 worker
+processes, 1 C++ thread each; ms are wall-clock per decision; points per game
+for gammon with 95% intervals):
 
-============  ========  ===================  =======================  ==========================
-gammon level  cube      pairs (games)        points/game, 95% CI      ms/decision gammon / gnubg
-============  ========  ===================  =======================  ==========================
-world-class   cube      1000 (2000), seed 1  +0.069 [-0.063, +0.200]  73 / 0.6
-world-class   cubeless  500 (1000), seed 5   +0.033 [-0.044, +0.110]  77 / 0.6
-expert        cube      2000 (4000), seed 1  -0.043 [-0.134, +0.048]  1.2 / 0.3
-expert        cubeless  1000 (2000), seed 3  +0.013 [-0.042, +0.068]  0.8 / 0.3
-============  ========  ===================  =======================  ==========================
+============  ========  ==================  =======================  =======================  =============
+gammon level  cube      pairs (games)       as played                luck-adjusted            ms gammon/gnubg
+============  ========  ==================  =======================  =======================  =============
+world-class   cube      500 (1000), seed 1  +0.037 [-0.164, +0.238]  +0.090 [+0.063, +0.118]  52 / 0.27
+expert        cube      500 (1000), seed 1  +0.218 [+0.037, +0.399]  +0.030 [+0.005, +0.055]  1.4 / 0.26
+world-class   cubeless  500 (1000), seed 2  +0.085 [+0.006, +0.164]  +0.056 [+0.045, +0.067]  66 / 0.34
+expert        cubeless  500 (1000), seed 2  +0.058 [-0.017, +0.133]  +0.009 [-0.002, +0.020]  1.1 / 0.33
+============  ========  ==================  =======================  =======================  =============
 
-World-class checker plays took 103 ms and its cube decisions 38 ms on average
-(3-ply).  Neither level is measurably stronger than gnubg-nn's 0-ply here.
+The summaries of these runs, with every pair's points, are in
+``benchmarks/results/`` (``--merge FILE`` prints one again).
+
+World-class checker plays took 72 ms and its cube decisions 29 ms on average
+(3-ply, with the cube).  It beats gnubg-nn's 0-ply by about 0.09 points per
+game with the cube and 0.056 without; expert (bgsage's raw networks, like
+gnubg-nn's 0-ply) is about its equal.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import math
 import multiprocessing
@@ -72,7 +94,7 @@ import gnubg_nn  # type: ignore[import-untyped]  # GPL: benchmark opponent only
 
 from gammon.bots.bot import LEVELS, Bot, Level
 from gammon.bots.equity import EquityModel, ScoreContext
-from gammon.bots.evaluator import Probabilities
+from gammon.bots.evaluator import Probabilities, terminal_probabilities
 from gammon.bots.seat import score_context
 from gammon.dice import Dice
 from gammon.match import Double, Drop, MatchState, Play, Roll, TableOptions, Take
@@ -122,6 +144,92 @@ class GnubgSide:
         return "drop" if doubler.response == "pass" else "take"
 
 
+#: The 21 distinct rolls with their chances out of 36.
+ROLLS: tuple[tuple[int, int, int], ...] = tuple(
+    (a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)
+)
+
+
+class LuckJudge:
+    """The luck of each roll, judged by gnubg-nn's 0-ply in gammon's cube model.
+
+    The luck of a roll is the roller's equity after the judge's best play of it,
+    less the average of that over all 36 rolls.  Given everything before the
+    roll, its expected value is exactly zero whatever the judge's errors, so
+    ``points - sum(cube x luck)`` is an unbiased estimate of a game's points
+    with a much smaller spread (the usual "luck-adjusted result"; gnubg's
+    rollouts use the same idea for variance reduction).
+
+    Equities are cubeful: gnubg-nn's probabilities of the position after the
+    play go through :meth:`gammon.bots.equity.EquityModel.after_move` in the
+    roller's :class:`ScoreContext` (without the cube, that is the cubeless
+    equity), so a roll that turns a take into a pass counts in full.  They are
+    normalised to the cube, which is fixed before the roll; the caller
+    multiplies by it.
+    """
+
+    def __init__(self) -> None:
+        self._probs: dict[tuple[str, int, int], Probabilities] = {}
+        self._average: dict[tuple[str, ScoreContext], float] = {}
+
+    def clear(self) -> None:
+        """Forget what was judged (positions rarely recur across dice sequences)."""
+        self._probs.clear()
+        self._average.clear()
+
+    def probabilities_after(self, position: Position, d1: int, d2: int) -> Probabilities:
+        """The opponent's chances, on roll after the judge's best play of ``d1-d2``."""
+        key = (position.position_key(), min(d1, d2), max(d1, d2))
+        probs = self._probs.get(key)
+        if probs is None:
+            moves = position.legal_moves((d1, d2))
+            if len(moves) > 1:
+                # gnubg-nn's list gives the opponent's chances after each play.  (With
+                # a single legal play it ranks nothing and its list holds garbage.)
+                ranked = gnubg_nn.best_move(sage_to_gnu(position.board), d1, d2, list=1)[1]
+                probs = Probabilities.from_sequence(ranked[0][2])
+            else:  # one play, or none: the opponent is on roll in the same position
+                probs = self.probabilities(
+                    moves[0].position_after() if moves else position.flipped()
+                )
+            self._probs[key] = probs
+        return probs
+
+    @staticmethod
+    def probabilities(position: Position) -> Probabilities:
+        """The chances of the player on roll (exact when the game is over)."""
+        done = terminal_probabilities(position)
+        if done is not None:
+            return done
+        return Probabilities.from_sequence(gnubg_nn.probabilities(sage_to_gnu(position.board), 0))
+
+    def after_roll(self, position: Position, d1: int, d2: int, ctx: ScoreContext) -> float:
+        """The roller's equity (per unit of cube) after the judge's best play of ``d1-d2``."""
+        return EquityModel(ctx).after_move([self.probabilities_after(position, d1, d2)])[0]
+
+    def luck(self, position: Position, d1: int, d2: int, ctx: ScoreContext) -> float:
+        """The roller's luck in rolling ``d1-d2`` in ``position`` (roller on roll, ``ctx`` theirs)."""
+        key = (position.position_key(), ctx)
+        average = self._average.get(key)
+        if average is None:
+            model = EquityModel(ctx)
+            probs = [self.probabilities_after(position, a, b) for a, b, _ in ROLLS]
+            values = model.after_move(probs)
+            average = sum(w * v for (_, _, w), v in zip(ROLLS, values, strict=True)) / 36.0
+            self._average[key] = average
+        return self.after_roll(position, d1, d2, ctx) - average
+
+    def opening_luck(self, position: Position, d1: int, d2: int, ctx: ScoreContext) -> float:
+        """The starter's luck in an opening roll ``d1-d2`` (doubles are rolled again: 0).
+
+        Over the opening rolls each side starts equally often with each roll,
+        so the average is zero and the luck is the starter's equity itself.
+        """
+        if d1 == d2:
+            return 0.0
+        return self.after_roll(position, d1, d2, ctx)
+
+
 @dataclass
 class Clock:
     """Time spent and decisions made by one side."""
@@ -144,6 +252,8 @@ class GameResult:
 
     points: int
     gammon_seat: int
+    #: ``points`` less gammon's luck (times the cube) as judged by :class:`LuckJudge`
+    adjusted: float
     #: 1 single, 2 gammon, 3 backgammon
     result: int
     clocks: dict[str, Clock] = field(default_factory=dict)
@@ -162,6 +272,7 @@ class RollStream:
 #: The worker process's bot (built once per process by the pool's initializer).
 _WORKER: dict[str, Bot] = {}
 _GNUBG = GnubgSide()
+_JUDGE = LuckJudge()
 
 
 def _init_worker(level: Level) -> None:
@@ -173,10 +284,17 @@ def play_game(bot: Bot, gammon_seat: int, dice_seed: int, *, cube: bool) -> Game
     state: MatchState = new_match(TableOptions(cube=cube))
     dice = RollStream(dice_seed)
     clocks = {GAMMON: Clock(), GNUBG: Clock()}
+    luck = 0.0  # gammon's, in points (times the cube)
     while not state.games:
         g = state.game
         if g.phase == "opening":
-            state = apply(state, Roll(0, dice.roll())).state
+            roll = dice.roll()
+            if roll.d1 != roll.d2:
+                starter = 0 if roll.d1 > roll.d2 else 1
+                sign = 1 if starter == gammon_seat else -1
+                ctx = score_context(state, starter)
+                luck += sign * g.cube.value * _JUDGE.opening_luck(g.position, roll.d1, roll.d2, ctx)
+            state = apply(state, Roll(0, roll)).state
             continue
         assert g.turn is not None
         seat = g.turn if g.phase != "doubled" else 1 - g.turn
@@ -184,7 +302,7 @@ def play_game(bot: Bot, gammon_seat: int, dice_seed: int, *, cube: bool) -> Game
         ctx = score_context(state, seat)
         clock = clocks[side]
         if g.phase == "turn":
-            action: Any = Roll(seat, dice.roll())
+            double = False
             if "double" in allowed_actions(state).get(seat, ()):
                 start = time.perf_counter()
                 if side == GAMMON:
@@ -193,8 +311,11 @@ def play_game(bot: Bot, gammon_seat: int, dice_seed: int, *, cube: bool) -> Game
                     double = _GNUBG.should_double(g.position, ctx)
                 clock.cube_s += time.perf_counter() - start
                 clock.cube_n += 1
-                if double:
-                    action = Double(seat)
+            if double:
+                action: Any = Double(seat)
+            else:  # the dice are drawn only when rolled: both games of a pair stay in step
+                roll = dice.roll()
+                action = Roll(seat, roll)
         elif g.phase == "moving":
             assert g.dice is not None
             moves = g.position.legal_moves(g.dice)
@@ -222,47 +343,90 @@ def play_game(bot: Bot, gammon_seat: int, dice_seed: int, *, cube: bool) -> Game
         else:  # pragma: no cover - no beavers, raccoons or resignations at this table
             raise RuntimeError(f"unexpected phase {g.phase}")
         state = apply(state, action).state
+        if isinstance(action, Roll):
+            sign = 1 if seat == gammon_seat else -1
+            luck += sign * g.cube.value * _JUDGE.luck(g.position, roll.d1, roll.d2, ctx)
     outcome = state.games[0]
     points = outcome.points if outcome.winner == gammon_seat else -outcome.points
-    return GameResult(points, gammon_seat, outcome.result, clocks)
+    return GameResult(points, gammon_seat, points - luck, outcome.result, clocks)
 
 
 def play_pair(task: tuple[int, int, bool]) -> tuple[int, list[GameResult]]:
     """Both games of one dice sequence (worker process), with the pair's number."""
     seed, pair, cube = task
     dice_seed = seed * 1_000_003 + pair
+    _JUDGE.clear()
     return pair, [play_game(_WORKER["bot"], seat, dice_seed, cube=cube) for seat in (0, 1)]
 
 
 @dataclass
+class Interval:
+    """A mean over pairs with its 95% confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+    sd_pair: float
+
+    @classmethod
+    def of(cls, values: list[float]) -> Interval:
+        """The mean of ``values`` with a normal 95% interval (the pairs are independent)."""
+        n = len(values)
+        mean = sum(values) / n if n else 0.0
+        var = sum((x - mean) ** 2 for x in values) / (n - 1) if n > 1 else 0.0
+        half = 1.96 * math.sqrt(var / n) if n else 0.0
+        return cls(mean, mean - half, mean + half, math.sqrt(var))
+
+    def text(self) -> str:
+        return (
+            f"{self.mean:+.3f}  95% CI [{self.low:+.3f}, {self.high:+.3f}]  "
+            f"(sd per pair {self.sd_pair:.3f})"
+        )
+
+
+@dataclass
 class Summary:
-    """The figures of a run."""
+    """The figures of a run: every pair's points, and each side's time per decision."""
 
     level: str
-    pairs: int
+    cube: bool
+    seed: int
+    #: pair number -> [gammon's points per game, the same less gammon's luck]
+    pair_points: dict[int, list[float]]
     games: int
-    ppg: float
-    ci_low: float
-    ci_high: float
-    sd_pair: float
     wins: int
     gammons: int
     backgammons: int
     ms_per_decision: dict[str, dict[str, float]]
     seconds: float
-    cube: bool
-    seed: int
-    #: The pairs played are ``ranges`` of pair numbers of the seed's sequence.
-    ranges: list[list[int]] = field(default_factory=list)
+
+    @property
+    def raw(self) -> Interval:
+        """Points per game as played."""
+        return Interval.of([p[0] for p in self.pair_points.values()])
+
+    @property
+    def adjusted(self) -> Interval:
+        """Points per game less the luck of the dice (:class:`LuckJudge`)."""
+        return Interval.of([p[1] for p in self.pair_points.values()])
+
+    def spans(self) -> str:
+        """The pair numbers played, as ranges."""
+        ranges: list[list[int]] = []
+        for number in sorted(self.pair_points):
+            if ranges and ranges[-1][1] == number - 1:
+                ranges[-1][1] = number
+            else:
+                ranges.append([number, number])
+        return ", ".join(f"{a}-{b}" for a, b in ranges)
 
     def text(self) -> str:
-        spans = ", ".join(f"{a}-{b - 1}" for a, b in self.ranges)
         lines = [
             f"gammon {self.level} vs gnubg-nn 0-ply, money"
-            f"{'' if self.cube else ' (cubeless)'}, seed {self.seed}, pairs {spans}: "
-            f"{self.pairs} pairs = {self.games} games in {self.seconds:.0f} s",
-            f"  points per game for gammon: {self.ppg:+.3f}  "
-            f"95% CI [{self.ci_low:+.3f}, {self.ci_high:+.3f}]  (sd per pair {self.sd_pair:.3f})",
+            f"{'' if self.cube else ' (cubeless)'}, seed {self.seed}, pairs {self.spans()}: "
+            f"{len(self.pair_points)} pairs = {self.games} games in {self.seconds:.0f} s",
+            f"  points per game for gammon:       {self.raw.text()}",
+            f"  the same, luck-adjusted:          {self.adjusted.text()}",
             f"  gammon won {self.wins} of {self.games} games "
             f"({self.gammons} gammons, {self.backgammons} backgammons among all results)",
         ]
@@ -272,28 +436,26 @@ class Summary:
                 f"(checker {ms['checker']:.2f} over {ms['checker_n']:.0f}, "
                 f"cube {ms['cube']:.2f} over {ms['cube_n']:.0f})"
             )
+        ours, theirs = self.ms_per_decision[GAMMON]["all"], self.ms_per_decision[GNUBG]["all"]
+        if theirs:
+            lines.append(f"  time per decision, gammon / gnubg-nn: {ours / theirs:.1f}x")
         return "\n".join(lines)
 
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON-ready data (``--json``; read back by ``--merge``)."""
+        data = dict(self.__dict__)
+        data["pair_points"] = {str(k): v for k, v in self.pair_points.items()}
+        return data
 
-def summarise(
-    level: str,
-    results: list[list[GameResult]],
-    seconds: float,
-    cube: bool,
-    seed: int,
-    ranges: list[list[int]],
-) -> Summary:
-    """Points per game with a 95% CI over pairs, and each side's time per decision."""
-    pair_means = [sum(g.points for g in pair) / len(pair) for pair in results]
-    n = len(pair_means)
-    mean = sum(pair_means) / n if n else 0.0
-    var = sum((x - mean) ** 2 for x in pair_means) / (n - 1) if n > 1 else 0.0
-    half = 1.96 * math.sqrt(var / n) if n else 0.0
-    games = [g for pair in results for g in pair]
-    clocks = {GAMMON: Clock(), GNUBG: Clock()}
-    for game in games:
-        for side, clock in game.clocks.items():
-            clocks[side].add(clock)
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Summary:
+        """The summary :meth:`to_json` wrote."""
+        data = dict(data)
+        data["pair_points"] = {int(k): v for k, v in data["pair_points"].items()}
+        return cls(**data)
+
+
+def _ms(clocks: dict[str, Clock]) -> dict[str, dict[str, float]]:
     ms: dict[str, dict[str, float]] = {}
     for side, c in clocks.items():
         n_all = c.checker_n + c.cube_n
@@ -304,44 +466,53 @@ def summarise(
             "checker_n": float(c.checker_n),
             "cube_n": float(c.cube_n),
         }
+    return ms
+
+
+def summarise(
+    level: str,
+    results: dict[int, list[GameResult]],
+    seconds: float,
+    cube: bool,
+    seed: int,
+) -> Summary:
+    """Every pair's mean points (raw and luck-adjusted) and each side's time per decision."""
+    games = [g for pair in results.values() for g in pair]
+    clocks = {GAMMON: Clock(), GNUBG: Clock()}
+    for game in games:
+        for side, clock in game.clocks.items():
+            clocks[side].add(clock)
     return Summary(
         level=level,
-        pairs=n,
+        cube=cube,
+        seed=seed,
+        pair_points={
+            number: [
+                sum(g.points for g in pair) / len(pair),
+                sum(g.adjusted for g in pair) / len(pair),
+            ]
+            for number, pair in sorted(results.items())
+        },
         games=len(games),
-        ppg=mean,
-        ci_low=mean - half,
-        ci_high=mean + half,
-        sd_pair=math.sqrt(var),
         wins=sum(1 for g in games if g.points > 0),
         gammons=sum(1 for g in games if g.result == 2),
         backgammons=sum(1 for g in games if g.result == 3),
-        ms_per_decision=ms,
+        ms_per_decision=_ms(clocks),
         seconds=seconds,
-        cube=cube,
-        seed=seed,
-        ranges=ranges,
     )
 
 
 def merge(parts: list[Summary]) -> Summary:
-    """One summary of several runs of disjoint pairs (same level, seed and cube setting).
-
-    The pooled mean and variance over pairs are exact (from each run's count,
-    mean and standard deviation), so bounded runs add up to one long run.
-    """
+    """One summary of several runs of disjoint pairs (same level, seed and cube setting)."""
     first = parts[0]
-    for p in parts[1:]:
+    pair_points: dict[int, list[float]] = {}
+    for p in parts:
         if (p.level, p.seed, p.cube) != (first.level, first.seed, first.cube):
             raise SystemExit("merge: the runs differ in level, seed or cube setting")
-    spans = sorted(tuple(r) for p in parts for r in (p.ranges or [[0, p.pairs]]))
-    for (_, end), (start, _) in itertools.pairwise(spans):
-        if start < end:
-            raise SystemExit(f"merge: the runs overlap (pairs {start}-{end - 1})")
-    n = sum(p.pairs for p in parts)
-    mean = sum(p.pairs * p.ppg for p in parts) / n
-    ss = sum((p.pairs - 1) * p.sd_pair**2 + p.pairs * (p.ppg - mean) ** 2 for p in parts)
-    sd = math.sqrt(ss / (n - 1)) if n > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(n)
+        overlap = pair_points.keys() & p.pair_points.keys()
+        if overlap:
+            raise SystemExit(f"merge: the runs overlap (pairs {sorted(overlap)[:5]}...)")
+        pair_points.update(p.pair_points)
     ms: dict[str, dict[str, float]] = {}
     for side in (GAMMON, GNUBG):
         cn = sum(p.ms_per_decision[side]["checker_n"] for p in parts)
@@ -359,20 +530,15 @@ def merge(parts: list[Summary]) -> Summary:
         }
     return Summary(
         level=first.level,
-        pairs=n,
+        cube=first.cube,
+        seed=first.seed,
+        pair_points=dict(sorted(pair_points.items())),
         games=sum(p.games for p in parts),
-        ppg=mean,
-        ci_low=mean - half,
-        ci_high=mean + half,
-        sd_pair=sd,
         wins=sum(p.wins for p in parts),
         gammons=sum(p.gammons for p in parts),
         backgammons=sum(p.backgammons for p in parts),
         ms_per_decision=ms,
         seconds=sum(p.seconds for p in parts),
-        cube=first.cube,
-        seed=first.seed,
-        ranges=[list(r) for r in spans],
     )
 
 
@@ -387,23 +553,23 @@ def run(
 ) -> Summary:
     """Play pairs ``start_pair``.. in ``workers`` processes (stopping early past ``time_limit`` s)."""
     start = time.perf_counter()
-    results: list[list[GameResult]] = []
-    numbers: list[int] = []
+    results: dict[int, list[GameResult]] = {}
     tasks: Iterator[tuple[int, int, bool]] = (
         (seed, i, cube) for i in range(start_pair, start_pair + pairs)
     )
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     with ctx.Pool(workers, initializer=_init_worker, initargs=(level,)) as pool:
         for number, pair in pool.imap_unordered(play_pair, tasks, chunksize=1):
-            results.append(pair)
-            numbers.append(number)
+            results[number] = pair
             done = len(results)
             elapsed = time.perf_counter() - start
             if done % 10 == 0 or done == pairs:
-                partial = summarise(level, results, elapsed, cube, seed, [])
+                partial = summarise(level, results, elapsed, cube, seed)
+                raw, adjusted = partial.raw, partial.adjusted
                 print(
-                    f"\r{done}/{pairs} pairs, {elapsed:.0f} s, ppg {partial.ppg:+.3f} "
-                    f"[{partial.ci_low:+.3f}, {partial.ci_high:+.3f}]",
+                    f"\r{done}/{pairs} pairs, {elapsed:.0f} s, ppg {raw.mean:+.3f} "
+                    f"[{raw.low:+.3f}, {raw.high:+.3f}], luck-adjusted {adjusted.mean:+.3f} "
+                    f"[{adjusted.low:+.3f}, {adjusted.high:+.3f}]",
                     end="",
                     file=sys.stderr,
                     flush=True,
@@ -412,14 +578,7 @@ def run(
                 pool.terminate()
                 break
     print(file=sys.stderr)
-    # pairs finish out of order: a run stopped early has played a set of pair numbers
-    ranges: list[list[int]] = []
-    for number in sorted(numbers):
-        if ranges and ranges[-1][1] == number:
-            ranges[-1][1] = number + 1
-        else:
-            ranges.append([number, number + 1])
-    return summarise(level, results, time.perf_counter() - start, cube, seed, ranges)
+    return summarise(level, results, time.perf_counter() - start, cube, seed)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -455,7 +614,7 @@ def main(argv: list[str] | None = None) -> int:
         parts = []
         for path in args.merge:
             with open(path, encoding="utf-8") as handle:
-                parts.append(Summary(**json.load(handle)))
+                parts.append(Summary.from_json(json.load(handle)))
         summary = merge(parts)
     else:
         summary = run(
@@ -470,7 +629,7 @@ def main(argv: list[str] | None = None) -> int:
     print(summary.text())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(summary.__dict__, handle, indent=2)
+            json.dump(summary.to_json(), handle, indent=2)
     return 0
 
 
