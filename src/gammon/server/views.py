@@ -7,9 +7,10 @@ hold it until the ``end`` entry reveals it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from gammon.match import MatchState, allowed_actions, to_act
+from gammon.match import MatchState, TableOptions, allowed_actions, to_act
 from gammon.position import Position
 from gammon.server.table import TableState, clock_deadline
 
@@ -29,8 +30,14 @@ def _board(match: MatchState) -> tuple[list[list[int]], list[int], str]:
     return own, pips, pos.position_id()
 
 
+@lru_cache(maxsize=256)
 def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
-    """The legal moves and the first click-to-move steps for the player to move."""
+    """The legal moves and the first click-to-move steps for the player to move.
+
+    A few recent answers are kept across tables (every game's first roll is
+    played from the same position): the result is shared, so callers only
+    serialise it.
+    """
     moves = position.legal_moves(dice)
     options = position.step_options(dice)
     return {
@@ -101,6 +108,12 @@ def _match_view(state: TableState, match: MatchState) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=256)
+def _options(options: TableOptions) -> dict[str, Any]:
+    """``options.to_dict()``, built once per set of options (shared: only serialised)."""
+    return options.to_dict()
+
+
 def state_view(
     state: TableState,
     seat: int | None,
@@ -140,7 +153,7 @@ def state_view(
             "id": state.id,
             "status": state.status,
             "private": state.private,
-            "options": state.options.to_dict(),
+            "options": _options(state.options),
             "seats": seats,
             "created_by": state.created_by,
             "result": state.result,
