@@ -51,6 +51,52 @@ def test_post_crawford_never_rises_with_the_trailers_away() -> None:
     assert values == sorted(values, reverse=True)
 
 
+long_aways = st.integers(min_value=1, max_value=255)
+
+
+@given(long_aways, long_aways)
+def test_beyond_the_table_antisymmetric_and_monotone(a: int, b: int) -> None:
+    """Matches may be 255 points long: the extrapolation keeps the table's laws."""
+    value = MET.pre_crawford(a, b)
+    assert 0.0 <= value <= 1.0
+    assert value + MET.pre_crawford(b, a) == pytest.approx(1.0, abs=1e-9)
+    assert MET.pre_crawford(a + 1, b) <= value + 1e-12
+    assert MET.pre_crawford(a, b + 1) >= value - 1e-12
+
+
+def test_the_extrapolation_meets_the_table() -> None:
+    # the model the extrapolation follows is within 0.0053 of the table from 8- to 25-away
+    from statistics import NormalDist
+
+    worst = max(
+        abs(NormalDist().cdf((b - a) / (1.78 * (a + b) ** 0.5)) - MET.pre_crawford(a, b))
+        for a in range(8, 26)
+        for b in range(8, 26)
+    )
+    assert worst < 0.0053
+    # one step past the edge moves about as much as one step inside it
+    for b in range(1, 26):
+        inside = abs(MET.pre_crawford(25, b) - MET.pre_crawford(24, b))
+        assert abs(MET.pre_crawford(26, b) - MET.pre_crawford(25, b)) <= inside + 0.005
+    post = [MET.post_crawford(n) for n in range(1, 61)]
+    assert post == sorted(post, reverse=True)
+    assert 0 < post[-1] < post[24]
+
+
+def test_a_bot_plays_a_long_match() -> None:
+    from gammon import Position
+    from gammon.bots import Bot, PipCountEvaluator, ScoreContext
+
+    bot = Bot(PipCountEvaluator())
+    ctx = ScoreContext.for_match(61, 10, 3)
+    assert bot.should_double(Position.initial(), ctx) is False
+    assert bot.respond_to_double(Position.initial(), ctx) in ("take", "drop")
+    assert bot.choose_move(Position.initial(), (3, 1), ctx) in Position.initial().legal_moves(
+        (3, 1)
+    )
+    assert -1.0 < bot.cube_decision(Position.initial(), ctx).no_double < 1.0
+
+
 def test_crawford_handling() -> None:
     mwc = MET.match_winning_chance
     # Crawford game: the pre-Crawford entries with a 1-away player
@@ -105,9 +151,13 @@ def test_score_after_game() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: MET.pre_crawford(0, 3), "outside this table"),
-        (lambda: MET.pre_crawford(3, 26), "outside this table"),
-        (lambda: MET.post_crawford(26), "outside this table"),
+        (lambda: MET.pre_crawford(0, 3), "at least 1"),
+        (lambda: MET.pre_crawford(3, 2.5), "whole number"),
+        (lambda: MET.post_crawford(True), "whole number"),
+        (
+            lambda: MatchEquityTable([[0.5]], [0.5]).post_crawford(2),
+            "beyond this 1-away table",
+        ),
         (
             lambda: MET.match_winning_chance(1, 3, crawford_game=True, post_crawford=True),
             "both",
