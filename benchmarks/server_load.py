@@ -80,6 +80,9 @@ def server_process(database_url: str, extra: list[str]) -> Iterator[tuple[str, i
             database_url,
             "--log-level",
             "warning",
+            # every player of the benchmark comes from 127.0.0.1
+            "--create-limit",
+            "1000000",
             *extra,
         ],
         stdout=subprocess.PIPE,

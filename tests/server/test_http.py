@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 
@@ -11,7 +13,7 @@ from gammon.match import Roll
 from gammon.match.dice import verify_rolls
 from gammon.match.record import read_log
 from gammon.server.auth import token_hash
-from serverkit import Player, RunningServer, start_pair, wait_state
+from serverkit import Player, RunningServer, start_pair, start_server, wait_state
 
 Make = Callable[[], Player]
 
@@ -290,3 +292,39 @@ def test_healthz_and_protocol(server: RunningServer) -> None:
     with browser(server) as web:
         assert web.get("/healthz").json() == {"ok": True, "protocol": 1}
         assert web.get("/api/protocol").json()["protocol"] == 1
+
+
+def test_creations_per_address_are_limited(tmp_path: Path) -> None:
+    """Guests, accounts and tables: past ``create_limit`` a 429 and nothing is created."""
+    from serverkit import test_settings  # imported here: pytest would collect it as a test
+
+    server = start_server(test_settings(tmp_path, create_limit=1.0))  # a burst of 2
+    db = tmp_path / "gammon.db"
+
+    def count(table: str) -> int:
+        with sqlite3.connect(db) as con:
+            return int(con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+
+    try:
+        first = Player(server).guest()  # 1: a guest
+        first.create()  # 2: a table
+        users, tables = count("users"), count("tables")
+        third = Player(server)
+        r = third.http.post("/api/guest", json={}, headers=third._csrf_headers(anonymous=True))
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        r = first.post("/api/tables", {"match_length": 1})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        with browser(server) as web:
+            token = csrf_of(web.get("/").text)
+            r = web.post("/tables", data={"csrf_token": token, "match_length": "3"})
+            assert r.status_code == 429
+            token = csrf_of(web.get("/signup").text)
+            r = web.post(
+                "/signup", data={"username": "late", "password": "long enough", "csrf_token": token}
+            )
+            assert r.status_code == 429 and "wait a minute" in r.text
+        assert (count("users"), count("tables")) == (users, tables)
+        third.close()
+        first.close()
+    finally:
+        server.stop()

@@ -66,6 +66,10 @@ class Context:
         )
         self.templates = Jinja2Templates(env=env)
         self.signin_limiter = KeyedLimiter(rate=0.2, burst=10)
+        #: New accounts, guests and tables per client address.
+        self.create_limiter = KeyedLimiter(
+            rate=settings.create_limit / 60.0, burst=max(1, int(2 * settings.create_limit))
+        )
         self._db: Database | None = None
         self._store: Store | None = None
         self._auth: Auth | None = None

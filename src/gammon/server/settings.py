@@ -45,6 +45,8 @@ SETTINGS_HELP: Final[dict[str, str]] = {
     "max_message_bytes": "largest WebSocket message accepted from a client",
     "rate_limit": "WebSocket messages per second allowed per connection",
     "rate_burst": "WebSocket message burst allowed per connection",
+    "create_limit": "accounts, guests and tables one client address may create per minute "
+    "(twice as many at once)",
     "bot_workers": "processes that compute bot moves (0: a thread in the server process)",
     "bot_delay": "seconds a bot waits before acting, so that people can follow",
     "session_days": "days a sign-in lasts",
@@ -73,6 +75,7 @@ class Settings:
     max_message_bytes: int = 4096
     rate_limit: float = 10.0
     rate_burst: int = 30
+    create_limit: float = 30.0
     bot_workers: int = 1
     bot_delay: float = 0.6
     session_days: int = 30
@@ -97,6 +100,7 @@ class Settings:
         need(256 <= self.max_message_bytes <= 65536, "max_message_bytes must be 256..65536")
         need(self.rate_limit > 0, "rate_limit must be > 0")
         need(self.rate_burst >= 1, "rate_burst must be >= 1")
+        need(self.create_limit > 0, "create_limit must be > 0")
         need(0 <= self.bot_workers <= 64, "bot_workers must be 0..64")
         need(0 <= self.bot_delay <= 60, "bot_delay must be 0..60 seconds")
         need(1 <= self.session_days <= 3650, "session_days must be 1..3650")
@@ -133,7 +137,7 @@ _INTS: Final = {
     "session_days",
     "db_pool_size",
 }
-_FLOATS: Final = {"rate_limit", "bot_delay", "sync_interval"}
+_FLOATS: Final = {"rate_limit", "create_limit", "bot_delay", "sync_interval"}
 _LISTS: Final = {"allowed_origins", "trust_proxy"}
 
 

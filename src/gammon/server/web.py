@@ -150,12 +150,21 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return data
 
 
+def _may_create(request: Request) -> None:
+    """Take one of the client address's creations (accounts, guests, tables), or refuse."""
+    if not _ctx(request).create_limiter.allow(_client(request)):
+        raise ServerError(
+            "rate_limited", "too many new accounts, guests or tables from here; wait a minute"
+        )
+
+
 async def _user_or_guest(request: Request) -> tuple[UserRow, str | None]:
     """The signed-in user, or a new guest (with the token of its new session)."""
     session = await _session(request)
     if session is not None:
         return session.user, None
     ctx = _ctx(request)
+    _may_create(request)
     user = await ctx.auth.new_guest()
     token, _csrf = await ctx.auth.open_session(user.id)
     return user, token
@@ -294,6 +303,18 @@ async def _account_form(request: Request, signup: bool) -> Response:
             429,
         )
     session = await _session(request)
+    if signup and not ctx.create_limiter.allow(_client(request)):
+        return await _page(
+            request,
+            template,
+            {
+                "error": ServerError(
+                    "rate_limited", "too many new accounts from here; wait a minute"
+                ),
+                "name": name,
+            },
+            429,
+        )
     try:
         if signup:
             user = await ctx.auth.sign_up(name, password, session.user if session else None)
@@ -352,6 +373,7 @@ async def create_table(request: Request) -> Response:
         req = table_request(data, form=True)
     except ServerError as exc:
         return await _error_page(request, exc)
+    _may_create(request)  # the table's allowance first: a refused guest then leaves nothing
     user, token = await _user_or_guest(request)
     state = await _ctx(request).hub.create_table(user, req)
     response = _redirect(f"/table/{state.id}")
@@ -513,6 +535,7 @@ async def api_guest(request: Request) -> Response:
     if session is not None:
         return JSONResponse({"user": _user_json(session.user), "csrf": session.csrf})
     ctx = _ctx(request)
+    _may_create(request)
     user = await ctx.auth.new_guest()
     token, csrf = await ctx.auth.open_session(user.id)
     response = JSONResponse({"user": _user_json(user), "csrf": csrf})
@@ -566,6 +589,7 @@ async def api_create_table(request: Request) -> Response:
     if session is None:
         raise ServerError("auth_required", "POST /api/guest or sign in first")
     req = table_request(data, form=False)
+    _may_create(request)
     state = await _ctx(request).hub.create_table(session.user, req)
     return JSONResponse({"table": table_summary(state)}, status_code=201)
 
