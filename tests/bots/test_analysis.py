@@ -212,6 +212,71 @@ def test_luck(analysis: MatchAnalysis, analyzer: Analyzer) -> None:
     assert len(opening) == 15 and all(not r.is_double for r in opening)
 
 
+def test_luck_adjusted_result_of_a_match(analysis: MatchAnalysis, analyzer: Analyzer) -> None:
+    from gammon.bots.met import MatchEquityTable
+
+    first, second = analysis.luck_adjusted
+    # games 1 and 2 are finished (1-1), game 3 is not: its rolls do not count
+    assert (first.games, second.games) == (2, 2)
+    met = MatchEquityTable.default()
+    at_1_1 = met.match_winning_chance(4, 4, crawford_game=False, post_crawford=False)
+    assert first.result == pytest.approx(at_1_1 - 0.5)
+    done = [r for r in analysis.luck if r.game in (1, 2)]
+    assert first.luck == pytest.approx(sum(r.points if r.player == 0 else -r.points for r in done))
+    assert first.adjusted == pytest.approx(first.result - first.luck)
+    assert (second.result, second.luck, second.adjusted) == pytest.approx(
+        (-first.result, -first.luck, -first.adjusted)
+    )
+    # a roll's points are its luck in match winning chance at that roll's score: Alice's
+    # 66 at 0-1, where winning the cube (1) makes it 1-1 and losing it 0-2
+    sixes = next(r for r in analysis.luck if r.action_index == 12)
+    win = met.match_winning_chance(4, 4, crawford_game=False, post_crawford=False)
+    lose = met.match_winning_chance(5, 3, crawford_game=False, post_crawford=False)
+    assert sixes.points == pytest.approx(sixes.luck * (win - lose) / 2) and sixes.points > 0
+    assert "Luck-adjusted result (match winning chance, 2 finished games)" in format_report(
+        analysis
+    )
+
+
+def test_luck_adjusted_result_of_a_money_session(analyzer: Analyzer) -> None:
+    m = Match(TableOptions(), players=("Ann", "Ben"))
+    for action in (
+        # game 1: Ben doubles, Ann drops: Ben +1
+        Roll(0, Dice(3, 1)),
+        Play(0, "8/5 6/5"),
+        Double(1),
+        Drop(0),
+        # game 2: Ben doubles, Ann takes; later Ann redoubles and Ben drops: Ann +2
+        Roll(0, Dice(6, 5)),
+        Play(0, "24/13"),
+        Double(1),
+        Take(0),
+        Roll(1, Dice(2, 1)),
+        Play(1, "24/23 13/11"),
+        Roll(0, Dice(6, 6)),
+        Play(0, "13/7(2) 8/2 8/2*"),
+        Roll(1, Dice(6, 2)),
+    ):
+        m.push(action)
+    if m.legal_moves():
+        m.push(Play(1, str(m.legal_moves()[0])))
+    m.push(Double(0))
+    m.push(Drop(1))
+    result = analyzer.analyse(m.record())
+    ann, ben = result.luck_adjusted
+    assert (ann.games, ann.result, ben.result) == (2, 1.0, -1.0)
+    cube_of = {0: 1, 4: 1, 8: 2, 10: 2, 12: 2}  # the cube when each roll was made
+    for r in result.luck:
+        assert r.points == pytest.approx(r.luck * cube_of[r.action_index])
+    assert ann.luck == pytest.approx(
+        sum(r.points if r.player == 0 else -r.points for r in result.luck)
+    )
+    assert ann.adjusted == pytest.approx(ann.result - ann.luck) == pytest.approx(-ben.adjusted)
+    report = format_report(result)
+    assert "Luck-adjusted result (points, 2 finished games):" in report
+    assert f"Ann: {ann.adjusted:+.3f} = {ann.adjusted / 2:+.3f} per game" in report
+
+
 def test_games_and_graph(analysis: MatchAnalysis) -> None:
     assert [(g.number, g.score, g.winner, g.points) for g in analysis.games] == [
         (1, (0, 0), 1, 1),
@@ -242,6 +307,7 @@ def test_json_layout(analysis: MatchAnalysis) -> None:
         "luck_plies",
         "thresholds",
         "totals",
+        "luck_adjusted",
         "games",
     } <= set(data)
     assert data["players"] == ["Alice", "Bob"] and data["luck_plies"] == 1
@@ -282,7 +348,11 @@ def test_json_layout(analysis: MatchAnalysis) -> None:
         "equity",
         "average",
         "luck",
+        "points",
     } == set(game["luck"][0])
+    assert [set(a) for a in data["luck_adjusted"]] == [
+        {"player", "games", "result", "luck", "adjusted"}
+    ] * 2
     assert {"game", "ply", "action_index", "player", "win", "equity"} == set(game["graph"][0])
 
 

@@ -132,6 +132,7 @@ __all__ = [
     "DecisionKind",
     "GameAnalysis",
     "GraphPoint",
+    "LuckAdjusted",
     "Mark",
     "MatchAnalysis",
     "PlayerStats",
@@ -267,7 +268,9 @@ class RollLuck:
 
     ``equity`` is the roller's normalised equity after the best play of this
     roll, ``average`` the same averaged over every roll (30 at a game's opening),
-    ``luck = equity - average``.  All at 1-ply.
+    ``luck = equity - average``.  All at 1-ply.  ``points`` is the same luck in
+    the unit of results: points (the cube included) in money play, match
+    winning chance in a match.
     """
 
     game: int
@@ -279,6 +282,7 @@ class RollLuck:
     equity: float
     average: float
     luck: float
+    points: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,6 +379,26 @@ class PlayerStats:
 
 
 @dataclass(frozen=True, slots=True)
+class LuckAdjusted:
+    """A player's result over the finished games, as played and without the luck of the dice.
+
+    The unit is points (the cube included) in money play, and in a match the
+    match winning chance: ``result`` is then its change from the start of the
+    record to after the last finished game (1 or 0 once the match is over).
+    ``luck`` is the player's luck less the opponent's over the rolls of those
+    games (:attr:`RollLuck.points`), and ``adjusted = result - luck``: what the
+    play was worth had the dice been average, as gnubg's and XG's
+    "luck-adjusted result".  ``games`` counts the finished games.
+    """
+
+    player: int
+    games: int
+    result: float
+    luck: float
+    adjusted: float
+
+
+@dataclass(frozen=True, slots=True)
 class GameAnalysis:
     """One game: its score at the start, result, decisions, luck, graph and figures.
 
@@ -408,6 +432,8 @@ class MatchAnalysis:
     luck_plies: int
     games: tuple[GameAnalysis, ...]
     totals: tuple[PlayerStats, PlayerStats]
+    #: Each player's result with and without the luck of the dice.
+    luck_adjusted: tuple[LuckAdjusted, LuckAdjusted] | tuple[()] = ()
 
     @property
     def decisions(self) -> tuple[Decision, ...]:
@@ -441,6 +467,7 @@ class MatchAnalysis:
                 "close_cube": CLOSE_CUBE,
             },
             "totals": [asdict(p) for p in self.totals],
+            "luck_adjusted": [asdict(a) for a in self.luck_adjusted],
             "games": [
                 {
                     "number": g.number,
@@ -639,12 +666,15 @@ class _Walk:
     turns: list[_Turn] = field(default_factory=list)
     checkers: list[_Checker] = field(default_factory=list)
     cubes: list[_Cube] = field(default_factory=list)
+    #: The state before the first action, and the one after the last finished game.
+    first: MatchState | None = None
+    settled: MatchState | None = None
 
 
 def _walk(record: MatchRecord) -> _Walk:
     """Replay the record and collect what is to be judged."""
     states = replay(record)
-    walk = _Walk()
+    walk = _Walk(first=states[0], settled=states[0])
     for index, action in enumerate(record.actions):
         s, t = states[index], states[index + 1]
         g = s.game
@@ -654,6 +684,7 @@ def _walk(record: MatchRecord) -> _Walk:
             outcome = t.games[-1]
             walk.games[-1].winner = outcome.winner
             walk.games[-1].points = outcome.points
+            walk.settled = t
         if g.last_roll:
             continue  # the draw option's final roll: no cube, and the game ends
         if isinstance(action, Roll):
@@ -1025,6 +1056,7 @@ class Analyzer:
                 PlayerStats.collect(0, names[0], all_d, all_l),
                 PlayerStats.collect(1, names[1], all_d, all_l),
             ),
+            luck_adjusted=self._luck_adjusted(walk, all_l),
         )
 
     def _luck(
@@ -1035,6 +1067,9 @@ class Analyzer:
         total_weight = sum(r.weight for r in rolls)
         average = math.fsum(values[r] * r.weight for r in rolls) / total_weight
         equity = values[turn.dice]
+        model = self._model(turn.ctx)
+        cube = turn.ctx.cube_value
+        scale = (model.value(cube) - model.value(-cube)) / 2.0  # normalised -> result units
         return RollLuck(
             turn.game,
             turn.action_index,
@@ -1045,6 +1080,45 @@ class Analyzer:
             equity,
             average,
             equity - average,
+            (equity - average) * scale,
+        )
+
+    def _luck_adjusted(
+        self, walk: _Walk, luck: Sequence[RollLuck]
+    ) -> tuple[LuckAdjusted, LuckAdjusted]:
+        """Both players' results over the finished games, as played and less the luck."""
+        assert walk.first is not None and walk.settled is not None
+        first, settled = walk.first, walk.settled
+        finished = {o.number for o in settled.games}
+        out = []
+        for p in (0, 1):
+            if first.options.is_match:
+                result = self._match_chance(settled, p) - self._match_chance(first, p)
+            else:
+                result = float(
+                    sum(
+                        o.points if o.winner == p else -o.points
+                        for o in settled.games
+                        if o.winner is not None
+                    )
+                )
+            net = math.fsum(
+                r.points if r.player == p else -r.points for r in luck if r.game in finished
+            )
+            out.append(LuckAdjusted(p, len(finished), result, net, result - net))
+        return out[0], out[1]
+
+    def _match_chance(self, state: MatchState, player: int) -> float:
+        """``player``'s chance to win the match at the start of ``state``'s game."""
+        if state.over:
+            return 1.0 if state.winner == player else 0.0
+        n = state.options.match_length
+        return self.met.match_winning_chance(
+            n - state.score[player],
+            n - state.score[1 - player],
+            crawford_game=state.game.crawford,
+            post_crawford=state.post_crawford,
+            crawford_rule=state.options.crawford,
         )
 
     def _point(

@@ -212,6 +212,29 @@ def _stats_line(p: PlayerStats) -> str:
     )
 
 
+def _luck_adjusted_lines(analysis: MatchAnalysis) -> list[str]:
+    """Each player's result as played and luck-adjusted, over the finished games."""
+    if not analysis.luck_adjusted or not analysis.luck_adjusted[0].games:
+        return []
+    games = analysis.luck_adjusted[0].games
+    plural = "s" if games != 1 else ""
+    if analysis.match_length:
+        lines = [f"Luck-adjusted result (match winning chance, {games} finished game{plural}):"]
+        for a in analysis.luck_adjusted:
+            lines.append(
+                f"  {analysis.players[a.player]}: {100 * a.adjusted:+.1f}% "
+                f"(as played {100 * a.result:+.1f}%, luck {100 * a.luck:+.1f}%)"
+            )
+        return lines
+    lines = [f"Luck-adjusted result (points, {games} finished game{plural}):"]
+    for a in analysis.luck_adjusted:
+        lines.append(
+            f"  {analysis.players[a.player]}: {a.adjusted:+.3f} = {a.adjusted / games:+.3f} per game "
+            f"(as played {a.result:+.0f}, luck {a.luck:+.3f})"
+        )
+    return lines
+
+
 def _game_section(g: GameAnalysis, names: tuple[str, str]) -> list[str]:
     if g.winner is None:
         result = "unfinished"
@@ -275,6 +298,9 @@ def format_report(analysis: MatchAnalysis, *, top: int = 10) -> str:
     lines.append("Match totals:")
     lines += [_stats_line(p) for p in analysis.totals]
     lines.append("")
+    adjusted = _luck_adjusted_lines(analysis)
+    if adjusted:
+        lines += [*adjusted, ""]
     lines += _worst_lines(analysis, top)
     lines += [
         "",
