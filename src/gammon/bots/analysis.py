@@ -72,7 +72,10 @@ non-doubles for a game's opening roll, which cannot be a double).  It is
 computed at **1-ply whatever the analysis level** (the best move of each of the
 21 rolls at every turn), with the cubeful equity of the best of the
 :data:`LUCK_CANDIDATES` moves with the highest cubeless equity.  A roll that
-cannot be played is valued as the position after passing.
+cannot be played is valued as the position after passing.  Each player's
+result over the finished games, less their net luck, is their
+:class:`LuckAdjusted` result (points in money play, match winning chance in a
+match).
 
 Speed
 -----
