@@ -887,9 +887,11 @@ def _with_crawford(
     out: list[tuple[TableOptions, bool | None]] = []
     for table in tries:
         out.append((table, None))
-        score = _start(parsed, table)
-        n = table.match_length
-        if table.crawford and sorted(score) != [n - 1, n - 1] and n - 1 in score and n > 1:
+        try:
+            crawford_first = new_match(table, score=_start(parsed, table)).game.crawford
+        except IllegalActionError:
+            continue  # a score the table cannot have: _build says so
+        if crawford_first:
             out.append((table, False))
     return out
 

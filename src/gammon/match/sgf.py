@@ -30,6 +30,7 @@ from typing import Final
 from gammon import __version__
 from gammon.dice import Dice
 from gammon.errors import IllegalActionError, InvalidNotationError, InvalidOptionsError
+from gammon.match.engine import new_match
 from gammon.match.matfile import Entry, Replayer, ReplayError, transcripts
 from gammon.match.options import TableOptions
 from gammon.match.record import MatchRecord
@@ -334,13 +335,15 @@ def _start(games: list[SgfGame], table: TableOptions) -> tuple[tuple[int, int], 
     if not (ws.isdigit() and bs.isdigit()):
         raise InvalidNotationError(f"SGF game 1: bad score ws:{ws!r} bs:{bs!r}")
     score = (int(ws), int(bs))
-    n = table.match_length
-    if score == (0, 0) or not table.crawford or n - 1 not in score:
-        return score, None
     rules = {
         r.strip().lower() for value in games[0].properties.get("RU", ()) for r in value.split(":")
     }
-    return score, "crawfordgame" in rules
+    if "crawfordgame" in rules:
+        return score, True
+    try:  # the score alone would make it the Crawford game: the file says it is not
+        return score, False if new_match(table, score=score).game.crawford else None
+    except IllegalActionError as exc:
+        raise InvalidNotationError(f"SGF game 1: {exc}") from None
 
 
 def _replay_game(replayer: Replayer, index: int, game: SgfGame) -> None:
