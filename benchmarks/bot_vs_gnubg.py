@@ -63,6 +63,7 @@ for gammon with 95% intervals):
 gammon level  cube      pairs (games)       as played                luck-adjusted            ms gammon/gnubg
 ============  ========  ==================  =======================  =======================  =============
 world-class   cube      500 (1000), seed 1  +0.037 [-0.164, +0.238]  +0.090 [+0.063, +0.118]  52 / 0.27
+world-class   cube      500 (1000), seed 2  +0.162 [-0.041, +0.365]  +0.104 [+0.076, +0.131]  53 / 0.27
 expert        cube      500 (1000), seed 1  +0.218 [+0.037, +0.399]  +0.030 [+0.005, +0.055]  1.4 / 0.26
 world-class   cubeless  500 (1000), seed 2  +0.085 [+0.006, +0.164]  +0.056 [+0.045, +0.067]  66 / 0.34
 expert        cubeless  500 (1000), seed 2  +0.058 [-0.017, +0.133]  +0.009 [-0.002, +0.020]  1.1 / 0.33
@@ -72,8 +73,9 @@ The summaries of these runs, with every pair's points, are in
 ``benchmarks/results/`` (``--merge FILE`` prints one again).
 
 World-class checker plays took 72 ms and its cube decisions 29 ms on average
-(3-ply, with the cube).  It beats gnubg-nn's 0-ply by about 0.09 points per
-game with the cube and 0.056 without; expert (bgsage's raw networks, like
+(3-ply, with the cube).  It beats gnubg-nn's 0-ply by about 0.1 points per
+game with the cube (both seeds together, 1000 pairs: +0.097 [+0.078, +0.116]
+luck-adjusted) and 0.056 without; expert (bgsage's raw networks, like
 gnubg-nn's 0-ply) is about its equal.
 """
 
