@@ -90,3 +90,45 @@ def test_random_self_play_ends_and_scores_right(options: TableOptions, seed: int
     again = Match.from_log(match.to_log())
     assert again.states == match.states
     assert replay(match.record()) == list(match.states)
+
+
+@settings(max_examples=60)
+@given(
+    st.integers(1, 7),
+    st.integers(0, 6),
+    st.integers(0, 6),
+    st.sampled_from([None, False]),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
+def test_a_match_from_any_score_ends_at_its_length(
+    length: int, a: int, b: int, crawford: bool | None, rule: bool, seed: int
+) -> None:
+    """A match started part-way keeps every rule: the end at N, one Crawford game at most."""
+    options = TableOptions(match_length=length, crawford=rule)
+    start = (min(a, length - 1), min(b, length - 1))
+    match = Match(options, score=start, crawford=crawford)
+    first = match.state
+    rng = random.Random(seed)
+    for _ in range(20000):
+        if match.state.over:
+            break
+        match.push(random_action(match.state, rng))
+    state = match.state
+    assert state.over and state.winner is not None and state.score[state.winner] == length
+    flags = [g.crawford for g in state.games]
+    assert sum(flags) <= 1 and (sum(flags) == 0 or rule)
+    # the first game is the Crawford game exactly when one side starts a point away
+    # (not both), the rule is on, and nobody said it was already played
+    one_away = [s == length - 1 for s in start]
+    expected_first = rule and any(one_away) and not all(one_away) and crawford is None
+    assert first.game.crawford is expected_first
+    assert flags[0] is expected_first
+    # points scored add up from the starting score
+    totals = list(start)
+    for g in state.games:
+        if g.winner is not None:
+            totals[g.winner] += g.points
+    assert min(totals[state.winner], length) == length
+    again = Match.from_log(match.to_log())
+    assert again.states == match.states
