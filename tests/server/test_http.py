@@ -8,12 +8,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 
 from gammon.match import Roll
 from gammon.match.dice import verify_rolls
 from gammon.match.record import read_log
 from gammon.server.auth import token_hash
-from serverkit import Player, RunningServer, start_pair, start_server, wait_state
+from serverkit import (
+    Player,
+    RunningServer,
+    play_move,
+    start_pair,
+    start_server,
+    until_phase,
+    wait_state,
+)
 
 Make = Callable[[], Player]
 
@@ -328,3 +337,35 @@ def test_creations_per_address_are_limited(tmp_path: Path) -> None:
         first.close()
     finally:
         server.stop()
+
+
+def test_a_finished_match_is_analysed(players: Make) -> None:
+    pytest.importorskip("bgsage", reason="analysis needs the bot extra (bgsage)")
+    pair = start_pair(players, match_length=3)
+    a = pair.players[0]
+    for _ in range(6):  # a few moves, so that there is something to judge
+        until_phase(pair, ("moving",))
+        play_move(pair)
+    # not while the match is played: the analysis would be a hint
+    r = a.http.get(f"/api/tables/{pair.table}/analysis")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
+    assert "/analysis" not in a.http.get(f"/matches/{pair.table}").text
+    seat = pair.to_act()
+    assert pair.ws(seat).reply({"type": "abandon"})["type"] == "ack"
+    wait_state(pair.ws(0), lambda s: s["table"]["status"] == "finished")
+    r = a.http.get(f"/api/tables/{pair.table}/analysis")
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["schema"] == 1 and data["level"] == "expert" and data["match_length"] == 3
+    assert data["players"] == [p.name for p in pair.players]
+    assert sum(len(g["graph"]) for g in data["games"]) >= 6
+    assert [x["games"] for x in data["luck_adjusted"]] == [1, 1]
+    assert a.http.get(f"/api/tables/{pair.table}/analysis").json() == data  # kept
+    page = a.http.get(f"/matches/{pair.table}")
+    assert f'href="/matches/{pair.table}/analysis"' in page.text
+    html = a.http.get(f"/matches/{pair.table}/analysis", params={"lang": "fr"})
+    assert html.status_code == 200
+    assert 'id="totals"' in html.text and "<svg" in html.text and "Résultat corrigé" in html.text
+    r = a.http.get(f"/api/tables/{pair.table}/analysis", params={"level": "grandmaster"})
+    assert r.status_code == 400 and "level must be expert or world-class" in r.text
+    assert a.http.get("/api/tables/nosuchtable/analysis").status_code == 404

@@ -23,6 +23,7 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gammon.server import web
+from gammon.server.analysis import AnalysisRunner
 from gammon.server.auth import Auth
 from gammon.server.bots import BotRunner
 from gammon.server.bus import Bus, make_bus
@@ -76,6 +77,7 @@ class Context:
         self._hub: Hub | None = None
         self._bus: Bus | None = None
         self._bots: BotRunner | None = None
+        self._analysis: AnalysisRunner | None = None
 
     @staticmethod
     def _need(value: T | None) -> T:
@@ -103,6 +105,11 @@ class Context:
         """The table actors (once started)."""
         return self._need(self._hub)
 
+    @property
+    def analysis(self) -> AnalysisRunner:
+        """The match analyses (once started)."""
+        return self._need(self._analysis)
+
     async def start(self) -> None:
         """Open the database, migrate it, connect the bus, resume every table in play."""
         settings = self.settings
@@ -113,6 +120,7 @@ class Context:
         self._auth = Auth(db, self._store, settings)
         self._bus = make_bus(settings.redis_url)
         self._bots = BotRunner(settings.bot_workers)
+        self._analysis = AnalysisRunner(settings.bot_workers)
         self._hub = Hub(settings, db, self._store, self._bus, self._bots)
         await self._hub.start()
         log.info(
@@ -125,6 +133,8 @@ class Context:
             await self._hub.stop()
         if self._bots is not None:
             await asyncio.to_thread(self._bots.close)
+        if self._analysis is not None:
+            await asyncio.to_thread(self._analysis.close)
         if self._db is not None:
             await asyncio.to_thread(self._db.close)
 

@@ -75,6 +75,7 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "csrf": 403,
     "stale": 409,
     "not_started": 409,
+    "not_finished": 409,
     "table_finished": 409,
     "seat_taken": 409,
     "already_seated": 409,

@@ -32,6 +32,7 @@ from gammon.match import Roll, action_from_dict
 from gammon.match.options import CUBE_LIMITS
 from gammon.match.record import DiceRecord, MatchRecord, write_log
 from gammon.server.actor import TableActor
+from gammon.server.analysis import ANALYSIS_LEVELS, analysis_available
 from gammon.server.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_equal
 from gammon.server.bots import BOT_LEVELS, bots_available
 from gammon.server.forms import table_request
@@ -466,6 +467,7 @@ async def match_page(request: Request) -> Response:
             "state": state,
             "rolls": rolls,
             "mat": mat_available() and state.match is not None,
+            "analysis": analysis_available() and state.status == "finished",
             "started": state.match is not None,
             "created": _time(state.created_at),
         },
@@ -496,6 +498,75 @@ async def match_mat(request: Request) -> Response:
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="gammon-{table_id}.mat"'}
     )
+
+
+async def _analysis(request: Request) -> tuple[TableActor, str, dict[str, Any]]:
+    """A finished match's analysis at the asked level (computed on the first request)."""
+    if not analysis_available():
+        raise ServerError("not_available", "this server has no analysis engine (the bot extra)")
+    level = request.query_params.get("level", "expert")
+    if level not in ANALYSIS_LEVELS:
+        raise ServerError(
+            "bad_message", f"level must be {' or '.join(ANALYSIS_LEVELS)}, not {level[:20]!r}"
+        )
+    table_id = request.path_params["table_id"]
+    actor = await _actor(request, table_id)
+    state = actor.state
+    assert state is not None
+    if state.match is None:
+        raise ServerError("not_started", "the match has not started")
+    if state.status != "finished":
+        raise ServerError("not_finished", "a match is analysed once it is finished")
+    ctx = _ctx(request)
+    found = ctx.analysis.cached(table_id, level)
+    if found is None:
+        _may_create(request)  # seconds of CPU: rationed like creating a table
+        found = await ctx.analysis.analyse(table_id, level, write_log(match_record(actor)))
+    return actor, level, found
+
+
+def _analysis_view(data: dict[str, Any]) -> dict[str, Any]:
+    """What the analysis page shows: totals, games, the worst decisions, the graph."""
+    decisions = [d for g in data["games"] for d in g["decisions"]]
+    worst = sorted((d for d in decisions if d["error"] > 0), key=lambda d: -d["error"])[:10]
+    points = [p for g in data["games"] for p in g["graph"]]
+    width = max(1, len(points) - 1)
+    path = " ".join(
+        f"{'M' if i == 0 else 'L'}{100 * i / width:.2f},{100 * (1 - p['win']):.2f}"
+        for i, p in enumerate(points)
+    )
+    starts = [
+        100 * i / width
+        for i, p in enumerate(points)
+        if i > 0 and p["game"] != points[i - 1]["game"]
+    ]
+    return {
+        "data": data,
+        "worst": worst,
+        "graph": path,
+        "game_starts": starts,
+        "match": bool(data["match_length"]),
+    }
+
+
+async def analysis_page(request: Request) -> Response:
+    actor, level, data = await _analysis(request)
+    assert actor.state is not None
+    return await _page(
+        request,
+        "analysis.html",
+        {
+            "table": table_summary(actor.state),
+            "level": level,
+            "levels": ANALYSIS_LEVELS,
+            **_analysis_view(data),
+        },
+    )
+
+
+async def api_analysis(request: Request) -> Response:
+    _actor, _level, data = await _analysis(request)
+    return JSONResponse(data)
 
 
 async def verify_page(request: Request) -> Response:
@@ -700,6 +771,7 @@ def routes() -> list[Route]:
         Route("/matches/{table_id}/log", match_log, methods=["GET"]),
         Route("/matches/{table_id}/mat", match_mat, methods=["GET"]),
         Route("/matches/{table_id}/verify", verify_page, methods=["GET"]),
+        Route("/matches/{table_id}/analysis", analysis_page, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/api/protocol", api_protocol, methods=["GET"]),
         Route("/api/session", api_session, methods=["GET"]),
@@ -710,4 +782,5 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}", api_table, methods=["GET"]),
         Route("/api/tables/{table_id}/sit", api_sit, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/analysis", api_analysis, methods=["GET"]),
     ]
