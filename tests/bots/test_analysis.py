@@ -32,6 +32,7 @@ from gammon.bots.evaluator import BgsageEvaluator
 from gammon.bots.seat import choose_action
 from gammon.dice import ALL_ROLLS, Dice
 from gammon.match import (
+    Abandon,
     Action,
     Beaver,
     Double,
@@ -507,3 +508,15 @@ def test_report_lists_the_worst_first(analysis: MatchAnalysis) -> None:
     assert "The 2 biggest errors:" in text
     first = text.index("1. game 1, before move 4, Alice: drop")
     assert text.index(" 2. game", first) > first
+
+
+def test_a_one_point_match_has_a_luck_adjusted_result(analyzer: Analyzer) -> None:
+    m = Match(TableOptions(match_length=1), players=("Ann", "Ben"))
+    for action in (Roll(0, Dice(3, 1)), Play(0, "8/5 6/5"), Roll(1, Dice(6, 4))):
+        m.push(action)
+    m.push(Play(1, str(m.legal_moves()[0])))
+    m.push(Abandon(1))
+    result = analyzer.analyse(m.record())
+    ann, ben = result.luck_adjusted
+    assert (ann.games, ann.result, ben.result) == (1, 0.5, -0.5)  # from 50% to the match
+    assert ann.adjusted == pytest.approx(-ben.adjusted)

@@ -1116,11 +1116,15 @@ class Analyzer:
         if state.over:
             return 1.0 if state.winner == player else 0.0
         n = state.options.match_length
+        mine, theirs = n - state.score[player], n - state.score[1 - player]
+        # a 1-away score outside the Crawford game is valued as post-Crawford: the only
+        # such score with no Crawford game behind it is a 1-point match's start
+        one_away = not state.game.crawford and 1 in (mine, theirs)
         return self.met.match_winning_chance(
-            n - state.score[player],
-            n - state.score[1 - player],
+            mine,
+            theirs,
             crawford_game=state.game.crawford,
-            post_crawford=state.post_crawford,
+            post_crawford=state.post_crawford or one_away,
             crawford_rule=state.options.crawford,
         )
 
