@@ -269,12 +269,18 @@ def test_chat_is_escaped_and_spectators_watch(players: Make, server: RunningServ
     event = pair.ws(0).until(lambda m: m.get("kind") == "chat")
     assert event["data"]["text"] == "<b>hi</b>" and event["data"]["html"] == "&lt;b&gt;hi&lt;/b&gt;"
     assert "user" not in event["data"] and event["data"]["seat"] is None
+    # the players see who watches: named viewers by name, visitors without a session counted
+    seen = wait_state(pair.ws(0), lambda s: s["spectators"]["count"] == 1)
+    assert seen["spectators"] == {"count": 1, "names": [watcher.name]}
     anonymous = Player(server)
     anon_ws = anonymous.connect(pair.table)
-    anon_ws.recv()
+    assert anon_ws.recv()["spectators"] == {"count": 2, "names": [watcher.name]}
     assert anon_ws.reply({"type": "chat", "text": "hi"})["code"] == "auth_required"
     assert anon_ws.reply({"type": "sit", "seat": 0})["code"] == "auth_required"
     anonymous.close()
+    wait_state(pair.ws(1), lambda s: s["spectators"]["count"] == 1)
+    watcher.close()
+    wait_state(pair.ws(1), lambda s: s["spectators"] == {"count": 0, "names": []})
 
 
 def test_seeds_and_commitment_before_the_first_roll(players: Make) -> None:

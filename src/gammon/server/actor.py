@@ -412,6 +412,13 @@ class TableActor:
                 result.append(any(c.user_id == seat.user_id for c in self.conns if c.joined))
         return result[0], result[1]
 
+    def _spectators(self) -> tuple[int, tuple[str, ...]]:
+        """How many of this process's connections watch without a seat, and their names."""
+        assert self.state is not None
+        watching = [c for c in self.conns if c.joined and self.state.seat_of(c.user_id) is None]
+        names = sorted({c.user.name for c in watching if c.user is not None})
+        return len(watching), tuple(names)
+
     def _seat(self, conn: Connection) -> int | None:
         assert self.state is not None
         return self.state.seat_of(conn.user_id)
@@ -442,7 +449,14 @@ class TableActor:
                     assert g.dice is not None
                     cache.moves = moves_payload(g.position, (g.dice.d1, g.dice.d2))
                 moves = cache.moves
-            view = state_view(state, seat, signed_in=signed_in, online=self._online(), moves=moves)
+            view = state_view(
+                state,
+                seat,
+                signed_in=signed_in,
+                online=self._online(),
+                moves=moves,
+                spectators=self._spectators(),
+            )
             text = dumps(view)
             cache.states[key] = text
         return text
@@ -499,7 +513,7 @@ class TableActor:
         if conn.closing:
             return
         seat = state.seat_of(conn.user_id)
-        was_online = self._online()
+        was_online, was_watching = self._online(), self._spectators()
         self.conns.add(conn)
         conn.joined = True
         conn.send_json(
@@ -524,7 +538,7 @@ class TableActor:
             missed = self.records[last:]
             for i, record in enumerate(missed):
                 conn.send(self._event_text(record, conn, with_state=i == len(missed) - 1))
-        if self._online() != was_online:
+        if self._online() != was_online or self._spectators() != was_watching:
             self._presence_changed()
         if join.client_seed is not None:
             try:
@@ -536,10 +550,12 @@ class TableActor:
     def _on_part(self, conn: Connection) -> None:
         if conn not in self.conns:
             return
-        was_online = self._online()
+        was_online, was_watching = self._online(), self._spectators()
         self.conns.discard(conn)
         conn.joined = False
-        if self.state is not None and self._online() != was_online:
+        if self.state is not None and (
+            self._online() != was_online or self._spectators() != was_watching
+        ):
             self._presence_changed()
         if self.idle:
             self.hub.maybe_evict(self.id)

@@ -122,12 +122,14 @@ def state_view(
     online: tuple[bool, bool],
     moves: dict[str, Any] | None,
     auto_roll: bool = False,
+    spectators: tuple[int, tuple[str, ...]] = (0, ()),
 ) -> dict[str, Any]:
     """The ``state`` object for one viewer (without ``type`` and ``now``).
 
     ``moves`` is :func:`moves_payload` for the seat to move; it is included only
     when ``seat`` is that seat.  ``auto_roll``: the server is about to roll, so
-    ``roll`` is not offered.
+    ``roll`` is not offered.  ``spectators``: how many connections watch without
+    a seat, and the names of those with a session.
     """
     match = state.match
     playing = state.status == "playing" and match is not None and not match.over
@@ -170,6 +172,7 @@ def state_view(
         "dice": None,
         "clock": None,
         "chat": list(state.chat),
+        "spectators": {"count": spectators[0], "names": list(spectators[1])},
     }
     if match is not None:
         mv = _match_view(state, match)
