@@ -89,6 +89,10 @@ class GammonServer:
             "0.05",
             "--bot-workers",
             "0",
+            # every test's browser comes from 127.0.0.1: the per-address creation limit
+            # would otherwise count the whole suite's accounts and tables together
+            "--create-limit",
+            "100000",
             "--log-level",
             "warning",
         ]

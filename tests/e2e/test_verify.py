@@ -51,7 +51,7 @@ def test_resign_then_verify_real_pasted_and_uploaded_logs(
     server: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     page = browse.page(server.url, "desktop", "alice")
-    sign_up(page)
+    me = sign_up(page)
     table = create_table(page, opponent="bot", bot_level="beginner", match_length=1, cube=False)
 
     # resign a backgammon on our first turn: the bot accepts, the match is over
@@ -63,6 +63,15 @@ def test_resign_then_verify_real_pasted_and_uploaded_logs(
     expect(over).to_be_visible()
     expect(page.locator("[data-testid=moves]")).to_contain_text("offers to resign (backgammon)")
     expect(page.locator("[data-testid=moves]")).to_contain_text("accepts the resignation")
+
+    # the finished match's analysis, from its record page (server-rendered, no script)
+    page.goto(f"/matches/{table}")
+    page.locator("#analyse").click()
+    expect(page.locator("#totals")).to_contain_text(me)
+    expect(page.locator("#totals")).to_contain_text("gammon-bot")
+    expect(page.locator("#level")).to_have_text("expert")
+    # (the graph needs a move: whether the bot moved before the resignation depends on the dice)
+    shot(page, "analysis")
 
     page.goto(f"/matches/{table}/verify")
     verdict = page.locator("[data-testid=verdict]")
