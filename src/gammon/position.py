@@ -284,6 +284,22 @@ class Position:
 
         return draw(self)
 
+    def svg(self, **options: object) -> str:
+        """An SVG picture, the player on roll at the bottom (:func:`gammon.notation.svg.board`).
+
+        ``options`` are ``board``'s: ``dice``, ``cube``, ``cube_owner``, ``size``, ``numbers``.
+
+        >>> Position.initial().svg(size=200).count('class="checker')
+        30
+        """
+        from gammon.notation.svg import board
+
+        return board(self, **options)  # type: ignore[arg-type]
+
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows."""
+        return self.svg()
+
     # ------------------------------------------------------------------ facts
 
     def pip_count(self) -> tuple[int, int]:

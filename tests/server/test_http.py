@@ -366,6 +366,11 @@ def test_a_finished_match_is_analysed(players: Make) -> None:
     html = a.http.get(f"/matches/{pair.table}/analysis", params={"lang": "fr"})
     assert html.status_code == 200
     assert 'id="totals"' in html.text and "<svg" in html.text and "Résultat corrigé" in html.text
+    # the biggest errors come with their positions, drawn in SVG
+    lost = [d for g in data["games"] for d in g["decisions"] if d["error"] > 0]
+    assert html.text.count('<figure class="decision">') == min(10, len(lost))
+    if lost:
+        assert 'class="checker player"' in html.text
     r = a.http.get(f"/api/tables/{pair.table}/analysis", params={"level": "grandmaster"})
     assert r.status_code == 400 and "level must be expert or world-class" in r.text
     assert a.http.get("/api/tables/nosuchtable/analysis").status_code == 404

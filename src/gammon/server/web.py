@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
+from markupsafe import Markup
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -26,7 +27,7 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
-from gammon import VARIANTS
+from gammon import VARIANTS, Position
 from gammon.errors import GammonError
 from gammon.match import Roll, action_from_dict
 from gammon.match.options import CUBE_LIMITS
@@ -525,10 +526,19 @@ async def _analysis(request: Request) -> tuple[TableActor, str, dict[str, Any]]:
     return actor, level, found
 
 
+def _decision_board(decision: dict[str, Any], variant: str) -> Markup:
+    """The position of a decision as SVG (numbers only: safe to embed)."""
+    dice = decision["dice"]
+    position = Position.from_position_id(decision["position_id"], variant)
+    picture = position.svg(dice=(int(dice[0]), int(dice[1])) if dice else None, size=300)
+    return Markup(picture)  # built from numbers and a Position ID: no user text
+
+
 def _analysis_view(data: dict[str, Any]) -> dict[str, Any]:
     """What the analysis page shows: totals, games, the worst decisions, the graph."""
     decisions = [d for g in data["games"] for d in g["decisions"]]
     worst = sorted((d for d in decisions if d["error"] > 0), key=lambda d: -d["error"])[:10]
+    boards = [_decision_board(d, data["variant"]) for d in worst]
     points = [p for g in data["games"] for p in g["graph"]]
     width = max(1, len(points) - 1)
     path = " ".join(
@@ -542,7 +552,7 @@ def _analysis_view(data: dict[str, Any]) -> dict[str, Any]:
     ]
     return {
         "data": data,
-        "worst": worst,
+        "worst": list(zip(worst, boards, strict=True)),
         "graph": path,
         "game_starts": starts,
         "match": bool(data["match_length"]),
