@@ -76,6 +76,17 @@ def test_show_and_demo(capsys: pytest.CaptureFixture[str]) -> None:
     assert "16 legal moves with 31" in capsys.readouterr().out
 
 
+def test_show_svg(capsys: pytest.CaptureFixture[str]) -> None:
+    import xml.etree.ElementTree as ET
+
+    assert main(["show", "4HPwATDgc/ABMA", "--svg", "--dice", "31"]) == 0
+    root = ET.fromstring(capsys.readouterr().out)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert sum(1 for e in root.iter() if e.get("class") == "die") == 2
+    assert main(["show", "4HPwATDgc/ABMA", "--svg", "--dice", "71"]) == 2
+    assert "invalid dice '71'" in capsys.readouterr().err
+
+
 def test_help_lists_commands() -> None:
     proc = run(["--help"])
     assert proc.returncode == 0

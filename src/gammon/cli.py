@@ -87,6 +87,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     position = Position.from_position_id(args.position_id, args.variant)
+    if args.svg:
+        dice = Dice.parse(args.dice) if args.dice else None
+        print(position.svg(dice=(dice.d1, dice.d2) if dice else None))
+        return 0
     print(position)
     print(f"Position ID: {position.position_id()}")
     print(f"XGID:        {position.to_xgid()}")
@@ -278,9 +282,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_moves)
 
-    p = sub.add_parser("show", help="draw a position", description="Draw POSITION_ID as text.")
+    p = sub.add_parser(
+        "show",
+        help="draw a position",
+        description="Draw POSITION_ID as text, or as an SVG picture with --svg.",
+    )
     p.add_argument("position_id", help="gnubg Position ID")
     p.add_argument("--variant", choices=variants, default="standard", help="rules variant")
+    p.add_argument("--svg", action="store_true", help="print an SVG picture instead of text")
+    p.add_argument("--dice", help="with --svg: dice to draw, e.g. 31")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser(
