@@ -20,6 +20,11 @@ def test_convert_mat_to_log_to_sgf(tmp_path: Path, capsys: pytest.CaptureFixture
     sgf = tmp_path / "m.sgf"
     assert main(["convert", str(log), str(sgf)]) == 0
     assert sgf.read_text(encoding="utf-8").startswith("(;FF[4]GM[6]")
+    # and back: SGF is read too
+    back = tmp_path / "back.jsonl"
+    assert main(["convert", str(sgf), str(back)]) == 0
+    again = Match.from_log(back.read_text(encoding="utf-8"))
+    assert again.state.score == match.state.score and again.state.games == match.state.games
     capsys.readouterr()
 
 

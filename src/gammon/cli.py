@@ -321,10 +321,10 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Convert a match record; the file extensions choose the formats: .jsonl or .log "
             "(gammon's action log), .mat or .txt (Jellyfish/gnubg/XG text match), .sgf "
-            "(gnubg SGF, written only). Every move is checked by replaying it."
+            "(gnubg SGF: its moves and cube actions). Every move is checked by replaying it."
         ),
     )
-    p.add_argument("source", help="the match to read (.jsonl, .log, .mat, .txt)")
+    p.add_argument("source", help="the match to read (.jsonl, .log, .mat, .txt, .sgf)")
     p.add_argument("target", help="the file to write (.jsonl, .log, .mat, .txt, .sgf)")
     p.set_defaults(func=cmd_convert)
 
@@ -333,7 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
         aliases=["analyze"],
         help="analyse a match with the bot",
         description=(
-            "Evaluate every checker play and cube decision of a match (action log or .mat) "
+            "Evaluate every checker play and cube decision of a match (action log, .mat or "
+            "SGF) "
             "at a chosen level: best moves, equity lost, blunder marks, error rates (PR and "
             "mEMG), luck, and the equity after every move. See docs/analysis.md."
         ),

@@ -496,6 +496,18 @@ def test_cli_reads_mat_without_suffix(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "Game 1: Alice 0, Bob 0 - Bob wins 1 point" in capsys.readouterr().out
 
 
+def test_cli_reads_sgf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gammon.match.sgf import match_to_sgf
+
+    sgf = tmp_path / "match.sgf"
+    sgf.write_text(match_to_sgf(load_record(DATA / "tiny.mat")), encoding="utf-8")
+    nameless = tmp_path / "match"  # read by its content
+    nameless.write_text(sgf.read_text(encoding="utf-8"), encoding="utf-8")
+    for path in (sgf, nameless):
+        assert run(parse(str(path), "--no-progress")) == 0
+        assert "Game 1: Alice 0, Bob 0 - Bob wins 1 point" in capsys.readouterr().out
+
+
 def test_cli_errors(tmp_path: Path) -> None:
     from gammon.errors import GammonError
 

@@ -90,7 +90,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_record(path: str | Path) -> MatchRecord:
-    """A match record from an action log or a ``.mat`` file (by suffix, else by content).
+    """A match record from an action log, a ``.mat`` or an SGF file (by suffix, else by content).
 
     Raises :class:`GammonError` for a file that cannot be read or parsed.
     """
@@ -106,6 +106,10 @@ def load_record(path: str | Path) -> MatchRecord:
     suffix = file.suffix.lower()
     if suffix in _LOG_SUFFIXES:
         return read_log(text)
+    if suffix == ".sgf" or text.lstrip().startswith("(;"):
+        from gammon.match.sgf import sgf_to_record
+
+        return sgf_to_record(text)
     if suffix in _MAT_SUFFIXES or not text.lstrip().startswith("{"):
         return mat_to_record(text)
     return read_log(text)

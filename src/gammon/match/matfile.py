@@ -914,7 +914,7 @@ def convert_file(src_path: str | Path, dst_path: str | Path) -> str:
     """Convert a match file; the direction comes from the extensions.
 
     Reads an action log (``.jsonl``, ``.log``) or a ``.mat`` file (``.mat``,
-    ``.txt``); writes either of those or SGF (``.sgf``, written only).  Returns a
+    ``.txt``) or SGF (``.sgf``); writes any of them.  Returns a
     one-line summary.  Raises :class:`InvalidNotationError` for an unknown
     extension or a file that does not read.
     """
@@ -928,9 +928,13 @@ def convert_file(src_path: str | Path, dst_path: str | Path) -> str:
         record = read_log(_read_text(src))
     elif source in _MAT_SUFFIXES:
         record = mat_to_record(_read_text(src))
+    elif source == ".sgf":
+        from gammon.match.sgf import sgf_to_record
+
+        record = sgf_to_record(_read_text(src))
     else:
         raise InvalidNotationError(
-            f"cannot read {src.name!r}: use .jsonl or .log (action log), .mat or .txt (.mat)"
+            f"cannot read {src.name!r}: use .jsonl or .log (action log), .mat or .txt (.mat), .sgf"
         )
     if target in _LOG_SUFFIXES:
         out = write_log(record)
