@@ -644,7 +644,13 @@ def test_convert_file_in_every_direction(tmp_path: Path) -> None:
     latin = tmp_path / "latin.mat"
     latin.write_bytes((" 3 point match\n\n" + TINY_BODY.replace("Alice", "Zoë")).encode("latin-1"))
     assert "Zoë vs Bob" in convert_file(latin, tmp_path / "latin.jsonl")
+    # SGF is read too
+    convert_file(tmp_path / "match.sgf", tmp_path / "from_sgf.jsonl")
+    assert summary(read_log((tmp_path / "from_sgf.jsonl").read_text(encoding="utf-8"))) == summary(
+        record
+    )
+    (tmp_path / "x.pdf").write_text("%PDF", encoding="utf-8")
     with pytest.raises(InvalidNotationError, match="cannot read"):
-        convert_file(tmp_path / "match.sgf", tmp_path / "x.mat")
+        convert_file(tmp_path / "x.pdf", tmp_path / "x.mat")
     with pytest.raises(InvalidNotationError, match="cannot write"):
         convert_file(log, tmp_path / "x.pdf")
