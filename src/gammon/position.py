@@ -284,17 +284,23 @@ class Position:
 
         return draw(self)
 
-    def svg(self, **options: object) -> str:
+    def svg(
+        self,
+        *,
+        dice: Sequence[int] | None = None,
+        cube: int | None = None,
+        cube_owner: str | None = None,
+        size: int = 400,
+        numbers: bool = True,
+    ) -> str:
         """An SVG picture, the player on roll at the bottom (:func:`gammon.notation.svg.board`).
-
-        ``options`` are ``board``'s: ``dice``, ``cube``, ``cube_owner``, ``size``, ``numbers``.
 
         >>> Position.initial().svg(size=200).count('class="checker')
         30
         """
         from gammon.notation.svg import board
 
-        return board(self, **options)  # type: ignore[arg-type]
+        return board(self, dice=dice, cube=cube, cube_owner=cube_owner, size=size, numbers=numbers)
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows."""
