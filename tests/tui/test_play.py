@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import subprocess
 import sys
@@ -182,3 +183,80 @@ def test_a_malformed_score_is_a_usage_error(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--score", "four-two"])
     assert "expected a score like 3-4" in capsys.readouterr().err
+
+
+def test_only_a_yes_confirms_a_move_anything_else_asks_again() -> None:
+    prompts: list[str] = []
+    lines = iter(["", "", "1", "24/12 nonsense", "hint", "y", "quit", "y"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        try:
+            return next(lines)
+        except StopIteration:
+            raise Quit from None
+
+    game, out = _game(TableOptions(match_length=1), read)
+    # "1" is not a move number until listed: type the first legal move instead
+    holder = game
+
+    def read2(prompt: str) -> str:
+        g = holder.match.state.game
+        answer = read(prompt)
+        if answer == "1" and g.phase == "moving" and g.dice is not None:
+            return str(g.position.legal_moves(g.dice)[0])
+        return answer
+
+    game.read = read2
+    with pytest.raises(Quit):
+        game.run()
+    text = out.getvalue()
+    play_prompts = [p for p in prompts if p.startswith("Play ")]
+    assert len(play_prompts) == 3  # asked again twice, then "y" played it
+    assert text.count("is neither") == 2
+    assert any(getattr(a, "move", None) and a.player == 0 for a in game.match.actions)
+
+
+def test_quit_asks_first() -> None:
+    game, out = _game(TableOptions(match_length=1), scripted(["quit", "n", "quit", "yes"]))
+    with pytest.raises(Quit):
+        game.run()
+    text = out.getvalue()
+    assert "Playing on." in text
+    assert not game.match.actions or all(a.player != 0 for a in game.match.actions)
+
+
+def test_the_person_at_the_keyboard_is_you_with_the_right_verbs() -> None:
+    game, _out = _game(TableOptions(match_length=1), scripted([]))
+    assert game.subject(0, "rolls") == "You roll"
+    assert game.subject(0, "doubles") == "You double"
+    assert game.subject(0, "starts") == "You start"
+    assert game.subject(0, "wins") == "You win"
+    assert game.subject(1, "rolls") == "Bot rolls"
+
+
+def test_a_whole_match_speaks_good_english() -> None:
+    game, out = _game(TableOptions(match_length=1), scripted(["", "double", "resign 3"]))
+    with contextlib.suppress(Quit):
+        game.run()
+    text = out.getvalue()
+    assert "You offer to resign" in text
+    for wrong in ("You starts", "You rolls", "You doubles", "You offers", "You wins", "You plays"):
+        assert wrong not in text
+
+
+def test_the_record_goes_to_the_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gammon.tui.play import data_dir, run
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GAMMON_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert data_dir() == tmp_path / "xdg" / "gammon" / "games"
+    monkeypatch.setenv("GAMMON_DATA_DIR", str(tmp_path / "mine"))
+    args = build_parser().parse_args(["play", "--match", "1", "--no-color", "--server-seed", SEED])
+    assert run(args, read=scripted(["quit", "y"])) == 0
+    saved = list((tmp_path / "mine").glob("gammon-*.jsonl"))
+    assert len(saved) == 1
+    assert not list(tmp_path.glob("gammon-*.jsonl"))  # nothing in the current directory

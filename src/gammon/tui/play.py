@@ -10,10 +10,10 @@ from a script.  Each prompt says what it accepts; ``help`` lists everything.
 * Cube and resignation answers: ``take``, ``drop``, ``beaver``, ``raccoon``,
   ``accept``, ``reject``.
 * Any time: ``abandon`` (ends the game, scored from the board), ``hint``,
-  ``board``, ``quit`` (saves the record).
+  ``board``, ``quit`` (asks first, then saves the record).
 
 At the end the server seed of the verifiable dice is revealed and the match is
-saved as an action log (and as ``.mat`` when possible), ready for
+saved as an action log in the data directory (see :func:`data_dir`), ready for
 ``gammon verify-dice`` and ``gammon analyse``.
 """
 
@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import os
 import secrets
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Final
 
 from rich.console import Console
 from rich.text import Text
@@ -69,7 +72,30 @@ HELP = """commands:
   abandon               "Abandonner": end the game now, scored from the board
   hint                  ask the bot
   board                 show the board again
-  quit                  stop and save the match record"""
+  quit                  stop (after a yes) and save the match record"""
+
+
+#: The second person of the verbs the event lines use (``You roll``, not ``You rolls``).
+_SECOND_PERSON: Final = {
+    "starts": "start",
+    "rolls": "roll",
+    "plays": "play",
+    "doubles": "double",
+    "takes": "take",
+    "beavers": "beaver",
+    "raccoons": "raccoon",
+    "drops": "drop",
+    "offers": "offer",
+    "accepts": "accept",
+    "rejects": "reject",
+    "abandons": "abandon",
+    "gets": "get",
+    "wins": "win",
+}
+
+
+#: The answers that confirm a move (Enter alone does).
+_CONFIRM: Final = frozenset({"", "y", "yes", "ok", "play"})
 
 
 class Quit(Exception):  # noqa: N818 - control flow, not an error
@@ -135,10 +161,16 @@ class TerminalGame:
         extra = " - Crawford game" if g.crawford else ""
         self.console.print(f"You are X. {score}{length}, {cube}{extra}. Game {g.number}.")
 
+    def subject(self, seat: int | None, verb: str) -> str:
+        """``Bot rolls`` but ``You roll``: the player's name (``You`` for the person at the
+        keyboard) and the verb agreeing with it (``verb`` is the third person singular)."""
+        if seat == self.human:
+            return f"You {_SECOND_PERSON.get(verb, verb)}"
+        return f"{self.name(seat)} {verb}"
+
     def say_events(self, events: tuple[Event, ...]) -> None:
         for e in events:
             d = e.data
-            p = self.name(e.player) if e.player is not None else ""
             if e.kind == "opening_roll":
                 dice = d["dice"]
                 self.console.print(
@@ -147,46 +179,59 @@ class TerminalGame:
             elif e.kind == "automatic_double":
                 self.console.print(f"Tie: the cube turns to {d['cube']} (automatic double)")
             elif e.kind == "starts":
-                self.console.print(f"{p} starts with {d['dice'][0]}-{d['dice'][1]}")
+                self.console.print(
+                    f"{self.subject(e.player, 'starts')} with {d['dice'][0]}-{d['dice'][1]}"
+                )
             elif e.kind == "rolled":
-                self.console.print(f"{p} rolls {d['dice'][0]}-{d['dice'][1]}")
+                self.console.print(
+                    f"{self.subject(e.player, 'rolls')} {d['dice'][0]}-{d['dice'][1]}"
+                )
             elif e.kind == "no_move":
-                self.console.print(f"{p} cannot move")
+                self.console.print(f"{self.subject(e.player, 'cannot')} move")
             elif e.kind == "moved" and e.player != self.human:
-                self.console.print(f"{p} plays {d['move']}", style="bold")
+                self.console.print(f"{self.subject(e.player, 'plays')} {d['move']}", style="bold")
             elif e.kind == "doubled":
-                self.console.print(f"{p} doubles to {d['cube']}", style="bold yellow")
+                self.console.print(
+                    f"{self.subject(e.player, 'doubles')} to {d['cube']}", style="bold yellow"
+                )
             elif e.kind == "took":
-                self.console.print(f"{p} takes: the cube is at {d['cube']}")
+                self.console.print(f"{self.subject(e.player, 'takes')}: the cube is at {d['cube']}")
             elif e.kind == "beavered":
-                self.console.print(f"{p} beavers: the cube is at {d['cube']}")
+                self.console.print(
+                    f"{self.subject(e.player, 'beavers')}: the cube is at {d['cube']}"
+                )
             elif e.kind == "raccooned":
-                self.console.print(f"{p} raccoons: the cube is at {d['cube']}")
+                self.console.print(
+                    f"{self.subject(e.player, 'raccoons')}: the cube is at {d['cube']}"
+                )
             elif e.kind == "dropped":
-                self.console.print(f"{p} drops")
+                self.console.print(f"{self.subject(e.player, 'drops')}")
             elif e.kind == "resign_offered":
                 levels = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
-                self.console.print(f"{p} offers to resign {levels[d['level']]}")
+                self.console.print(
+                    f"{self.subject(e.player, 'offers')} to resign {levels[d['level']]}"
+                )
             elif e.kind == "resign_accepted":
-                self.console.print(f"{p} accepts the resignation")
+                self.console.print(f"{self.subject(e.player, 'accepts')} the resignation")
             elif e.kind == "resign_rejected":
-                self.console.print(f"{p} rejects the resignation")
+                self.console.print(f"{self.subject(e.player, 'rejects')} the resignation")
             elif e.kind in ("abandon", "timeout"):
-                self.console.print(f"{p} abandons the game")
+                self.console.print(f"{self.subject(e.player, 'abandons')} the game")
             elif e.kind == "last_roll":
-                self.console.print(f"{p} gets a last roll to draw the game")
+                self.console.print(f"{self.subject(e.player, 'gets')} a last roll to draw the game")
             elif e.kind == "draw":
                 self.console.print("The game is a draw", style="bold")
             elif e.kind == "game_over":
                 kinds = {0: "draw", 1: "single", 2: "gammon", 3: "backgammon"}
                 self.console.print(
-                    f"Game {d['game']} over: {p} wins {d['points']} point(s) "
+                    f"Game {d['game']} over: {self.subject(e.player, 'wins')} {d['points']} point(s) "
                     f"({kinds[d['result']]}); score {d['score'][0]}-{d['score'][1]}",
                     style="bold green",
                 )
             elif e.kind == "match_over":
                 self.console.print(
-                    f"{p} wins the match {d['score'][0]}-{d['score'][1]}", style="bold green"
+                    f"{self.subject(e.player, 'wins')} the match {d['score'][0]}-{d['score'][1]}",
+                    style="bold green",
                 )
             elif e.kind == "game_started":
                 self.console.print(
@@ -244,7 +289,8 @@ class TerminalGame:
         word = word.lower()
         try:
             if word in ("quit", "exit"):
-                raise Quit
+                self.quit()
+                return
             if word == "help":
                 self.console.print(HELP)
             elif word == "board":
@@ -284,6 +330,13 @@ class TerminalGame:
         except GammonError as exc:
             self.console.print(str(exc), style="red")
 
+    def quit(self) -> None:
+        """Stop after the player says yes (the record is saved as it stands)."""
+        answer = self.ask("Stop here? The match is saved as it stands. [y/N] > ").lower()
+        if answer in ("y", "yes", "quit", "exit"):
+            raise Quit
+        self.console.print("Playing on.")
+
     def move(self, command: str) -> None:
         g = self.match.state.game
         assert g.dice is not None
@@ -299,10 +352,21 @@ class TerminalGame:
             move = g.position.parse_move(command, g.dice)
         after = move.position_after()
         self.console.print(Text(draw(after.flipped())))
-        answer = self.ask(f"Play {move}? Enter to confirm, 'undo' to take it back > ").lower()
-        if answer in ("undo", "u", "n", "no"):
-            self.console.print("Taken back.")
-            return
+        while True:
+            answer = self.ask(f"Play {move}? Enter to confirm, 'undo' to take it back > ").lower()
+            if answer in _CONFIRM:
+                break
+            if answer in ("undo", "u", "n", "no"):
+                self.console.print("Taken back.")
+                return
+            if answer in ("quit", "exit"):
+                self.quit()
+                continue
+            self.console.print(
+                f"{answer!r} is neither: press Enter (or 'y') to play {move}, "
+                "'undo' to take it back.",
+                style="red",
+            )
         self._listed = ()
         self.push(Play(me, str(move)))
 
@@ -414,9 +478,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--server-seed", help="replay with this server seed (64 hex digits) instead of a secret one"
     )
     p.add_argument(
-        "--save", type=Path, help="where to save the action log (default gammon-<time>.jsonl)"
+        "--save",
+        type=Path,
+        help="where to save the action log (default: gammon-<time>.jsonl in $GAMMON_DATA_DIR, "
+        "else $XDG_DATA_HOME/gammon/games, i.e. ~/.local/share/gammon/games)",
     )
     p.add_argument("--no-color", action="store_true", help="plain text output")
+
+
+def data_dir() -> Path:
+    """Where ``gammon play`` saves its records unless ``--save`` says otherwise:
+    ``$GAMMON_DATA_DIR``, else ``$XDG_DATA_HOME/gammon/games`` (``~/.local/share/gammon/games``;
+    ``%LOCALAPPDATA%\\gammon\\games`` on Windows)."""
+    own = os.environ.get("GAMMON_DATA_DIR")
+    if own:
+        return Path(own).expanduser()
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "gammon" / "games"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "gammon" / "games"
 
 
 def _score(text: str) -> tuple[int, int]:
@@ -480,7 +560,8 @@ def run(
     except (Quit, KeyboardInterrupt):
         out.print("Stopped.")
     game.match.server_seed = dice.reveal()
-    path = args.save or Path(f"gammon-{_dt.datetime.now():%Y%m%d-%H%M%S}.jsonl")
+    path = args.save or data_dir() / f"gammon-{_dt.datetime.now():%Y%m%d-%H%M%S}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(game.match.to_log(), encoding="utf-8")
     out.print(f"Server seed revealed: {game.match.server_seed}")
     out.print(f"Saved the match to {path} (check the dice: gammon verify-dice {path})")
