@@ -54,18 +54,20 @@ def test_sign_up_create_a_table_and_a_visitor_sits(
     expect(alice.locator("[data-testid=name-0]")).to_have_text(name)
     expect(alice.locator("[data-testid=player-top]")).to_contain_text("Empty seat")
 
-    # French, Italian, and the choice is remembered
-    switch = alice.locator("select[name=lang]")
-    switch.select_option("fr")
+    # French, Italian (the header's one switch, in place), and the choice is remembered
+    langs = alice.locator("[data-testid=langs]")
+    assert alice.locator("select[name=lang]").count() == 0  # one switch for the whole page
+    langs.locator("a[data-lang=fr]").click()
     expect(status).to_contain_text("En attente d'un adversaire")
     expect(info).to_contain_text("Match en 7 points")
-    switch.select_option("it")
+    expect(alice.locator("header.site [data-i18n='nav.lobby']")).to_have_text("Salon")
+    langs.locator("a[data-lang=it]").click()
     expect(status).to_contain_text("In attesa di un avversario")
     alice.reload()
     expect(alice.locator("[data-testid=status]")).to_contain_text("In attesa di un avversario")
     expect(alice.locator("html")).to_have_attribute("lang", "it")
     shot(alice, f"lobby-waiting-it-{size}")
-    alice.locator("select[name=lang]").select_option("en")
+    alice.locator("[data-testid=langs] a[data-lang=en]").click()
 
     # a visitor without an account sits down with the page's button (the site makes a guest)
     table_url = alice.url

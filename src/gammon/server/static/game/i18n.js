@@ -233,6 +233,12 @@ const en = {
   "verify.how_text": "The server published sha256(server seed) before the first roll. Each block of dice is HMAC-SHA256(key = server seed, message = \"MATCH:SEED_0:SEED_1:n\") for n = 0, 1, 2…; each byte below 252 gives the die byte % 6 + 1, bytes 252–255 are skipped; rolls take the dice two at a time (the roll-off too: the first die is player 0's).",
   "verify.how_cli": "With gammon installed, download the action log and run:",
   "verify.how_openssl": "Or by hand with openssl:",
+  "nav.lobby": "Lobby",
+  "nav.watch": "Watch",
+  "nav.sign_in": "Sign in",
+  "nav.sign_up": "Sign up",
+  "nav.sign_out": "Sign out",
+  "nav.guest": "guest",
 };
 
 const fr = {
@@ -463,6 +469,12 @@ const fr = {
   "verify.how_text": "Le serveur a publié sha256(graine du serveur) avant le premier lancer. Chaque bloc de dés est HMAC-SHA256(clé = graine du serveur, message = \"MATCH:GRAINE_0:GRAINE_1:n\") pour n = 0, 1, 2… ; chaque octet inférieur à 252 donne le dé octet % 6 + 1, les octets 252 à 255 sont ignorés ; les lancers prennent les dés deux par deux (le tirage d'ouverture aussi : le premier dé est celui du joueur 0).",
   "verify.how_cli": "Avec gammon installé, téléchargez le journal des actions et lancez :",
   "verify.how_openssl": "Ou à la main avec openssl :",
+  "nav.lobby": "Salon",
+  "nav.watch": "Regarder",
+  "nav.sign_in": "Se connecter",
+  "nav.sign_up": "S'inscrire",
+  "nav.sign_out": "Se déconnecter",
+  "nav.guest": "invité",
 };
 
 const it = {
@@ -693,6 +705,12 @@ const it = {
   "verify.how_text": "Il server ha pubblicato sha256(seme del server) prima del primo tiro. Ogni blocco di dadi è HMAC-SHA256(chiave = seme del server, messaggio = \"MATCH:SEME_0:SEME_1:n\") per n = 0, 1, 2…; ogni byte sotto 252 dà il dado byte % 6 + 1, i byte da 252 a 255 si scartano; i tiri prendono i dadi a due a due (anche il tiro d'apertura: il primo dado è del giocatore 0).",
   "verify.how_cli": "Con gammon installato, scarica il registro delle azioni ed esegui:",
   "verify.how_openssl": "Oppure a mano con openssl:",
+  "nav.lobby": "Sala",
+  "nav.watch": "Guarda",
+  "nav.sign_in": "Accedi",
+  "nav.sign_up": "Registrati",
+  "nav.sign_out": "Esci",
+  "nav.guest": "ospite",
 };
 
 export const STRINGS = { en, fr, it };
@@ -744,32 +762,42 @@ export function points(n) {
   return t(n === 1 ? "points.one" : "points.many", { n });
 }
 
-// A <select> that switches the language in place; the choice goes in the site's gammon_lang cookie.
-export function languageSwitcher() {
-  const label = document.createElement("label");
-  label.className = "lang-switch";
-  const span = document.createElement("span");
-  span.className = "visually-hidden";
-  const select = document.createElement("select");
-  select.name = "lang";
-  for (const code of LANGS) {
-    const opt = document.createElement("option");
-    opt.value = code;
-    opt.textContent = LANG_NAMES[code];
-    select.append(opt);
-  }
+// The page's one language switch is the site header's EN / FR / IT links: on the pages with
+// this module they switch the language in place (no reload, so nothing being played is lost),
+// relabel the header's own links (data-i18n) and remember the choice in the gammon_lang cookie,
+// which the server's pages read too. Without JavaScript they are plain ?lang= links.
+export function bindSiteHeader() {
+  const header = document.querySelector("header.site");
+  if (!header) return;
+  const links = [...header.querySelectorAll(".langs a[data-lang]")];
   const sync = () => {
-    select.value = current;
-    span.textContent = t("app.language");
-    select.title = t("app.language");
+    for (const a of links) {
+      if (a.dataset.lang === current) a.setAttribute("aria-current", "true");
+      else a.removeAttribute("aria-current");
+      a.title = `${t("app.language")}: ${LANG_NAMES[a.dataset.lang] || a.dataset.lang}`;
+    }
+    for (const node of header.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    const me = header.querySelector("#me");
+    if (me && me.dataset.name) {
+      const balance = me.querySelector("#me-balance");
+      const label = me.dataset.guest === "1" ? `${me.dataset.name} (${t("nav.guest")}): ` : `${me.dataset.name}: `;
+      if (balance) me.replaceChildren(label, balance);
+    }
   };
+  for (const a of links) {
+    a.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      // the site remembers a visitor's language in this cookie (the server's pages read it too)
+      document.cookie = `gammon_lang=${a.dataset.lang}; path=/; max-age=31536000; samesite=lax`;
+      setLang(a.dataset.lang);
+    });
+  }
   sync();
   onLangChange(sync);
-  select.addEventListener("change", () => {
-    // the site remembers a visitor's language in this cookie (the server's pages read it too)
-    document.cookie = `gammon_lang=${select.value}; path=/; max-age=31536000; samesite=lax`;
-    setLang(select.value);
-  });
-  label.append(span, select);
-  return label;
+}
+
+// The balance in the site header (`#me-balance`), kept up to date by the game page.
+export function setHeaderBalance(balance) {
+  const node = document.getElementById("me-balance");
+  if (node && typeof balance === "number" && node.textContent !== String(balance)) node.textContent = String(balance);
 }

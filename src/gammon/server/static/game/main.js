@@ -4,7 +4,7 @@
 
 import { BoardView } from "./board.js";
 import { fmtClock, fmtDice, h, replaceChildren } from "./dom.js";
-import { hasKey, languageSwitcher, onLangChange, pickLang, points, setLang, t } from "./i18n.js";
+import { bindSiteHeader, hasKey, onLangChange, pickLang, points, setHeaderBalance, setLang, t } from "./i18n.js";
 import { MoveList, resultText } from "./movelist.js";
 import { Connection, PROTOCOL } from "./net.js";
 
@@ -105,7 +105,7 @@ class GamePage {
     const e = this.el;
     e.tableId = h("h1", { class: "table-id" });
     e.conn = h("span", { class: "conn", "data-testid": "conn", role: "status" });
-    const header = h("div", { class: "topbar" }, e.tableId, h("span", { class: "spacer" }), e.conn, languageSwitcher());
+    const header = h("div", { class: "topbar" }, e.tableId, h("span", { class: "spacer" }), e.conn);
 
     e.top = h("div", { class: "player top", "data-testid": "player-top" });
     e.bottom = h("div", { class: "player bottom", "data-testid": "player-bottom" });
@@ -1200,6 +1200,7 @@ function start() {
   // data-lang is the server's choice: ?lang=, else the gammon_lang cookie, else Accept-Language
   setLang(pickLang(new URLSearchParams(location.search).get("lang"), root.dataset.lang, navigator.language));
   window.addEventListener("unhandledrejection", (e) => console.error("gammon: unhandled rejection", e.reason));
+  bindSiteHeader();
   window.gammonPage = new GamePage(root);
 }
 

@@ -2,7 +2,7 @@
 // recomputes every roll in the browser (./dice.js), like `gammon verify-dice`.
 
 import { h, replaceChildren } from "../game/dom.js";
-import { languageSwitcher, onLangChange, pickLang, setLang, t } from "../game/i18n.js";
+import { bindSiteHeader, onLangChange, pickLang, setLang, t } from "../game/i18n.js";
 import { LogError, parseLog, verifyLog } from "./dice.js";
 
 function fmt(d) {
@@ -32,7 +32,7 @@ class VerifyPage {
   build() {
     const e = (this.el = {});
     e.title = h("h1");
-    e.head = h("div", { class: "vhead" }, e.title, h("span", { class: "spacer" }), languageSwitcher());
+    e.head = h("div", { class: "vhead" }, e.title, h("span", { class: "spacer" }));
     e.message = h("p", { class: "vmessage", "data-testid": "message", role: "status" });
     e.verdict = h("div", { class: "verdict", "data-testid": "verdict", hidden: true });
     e.summary = h("dl", { class: "summary", "data-testid": "summary" });
@@ -257,6 +257,7 @@ function start() {
   // data-lang is the server's choice: ?lang=, else the gammon_lang cookie, else Accept-Language
   setLang(pickLang(new URLSearchParams(location.search).get("lang"), root.dataset.lang, navigator.language));
   window.addEventListener("unhandledrejection", (e) => console.error("gammon: unhandled rejection", e.reason));
+  bindSiteHeader();
   window.gammonVerify = new VerifyPage(root);
 }
 
