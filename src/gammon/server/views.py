@@ -83,6 +83,7 @@ def _match_view(state: TableState, match: MatchState) -> dict[str, Any]:
             if g.phase == "resigning"
             else None,
             "doubled_by": g.doubler if g.phase in ("doubled", "beavered", "raccooned") else None,
+            "rejected": list(g.rejected),
             "board": board,
             "position_id": position_id,
             "pips": pips,

@@ -98,7 +98,8 @@ function drawCube(parent, cx, cy, value, cls) {
 
 export class BoardView {
   // handlers: onPoint(point) for a click or tap on a point (viewer numbering, 0 = off tray,
-  // 25 = own bar); onDrag(from, to) for a checker dragged from one point to another.
+  // 25 = own bar); onSelect(point) when a drag starts from a point; onDrag(from, to) for a
+  // checker dragged from one point to another.
   constructor(container, handlers) {
     this.handlers = handlers;
     this.root = svg("svg", {
@@ -132,7 +133,8 @@ export class BoardView {
   }
 
   // model: {bottom, board: [seat0[26], seat1[26]], dice: {seat, values, used} | null,
-  //   cube: {enabled, value, owner, offer: {value, by} | null}, sources: Set, dests: Set,
+  //   cube: {enabled, disabled, disabledText, value, owner, offer: {value, by} | null},
+  //   sources: Set, dests: Set,
   //   selected: point | null, interactive: bool}
   render(model) {
     this.model = model;
@@ -187,20 +189,23 @@ export class BoardView {
         const p = own ? q : 25 - q;
         const x = pointX(p);
         const ys = stackCentres(n, isTop(p));
-        ys.forEach((y, i) => this.checker(g, x, y, seat, i === n - 1 && n > 5 ? n : null));
+        const movable = own && model.interactive && model.sources && model.sources.has(p);
+        ys.forEach((y, i) => this.checker(g, x, y, seat, i === n - 1 && n > 5 ? n : null, movable && i === n - 1));
       }
       const onBar = counts[25];
       if (onBar) {
         const ys = barCentres(onBar, own);
+        const movable = own && model.interactive && model.sources && model.sources.has(25);
         ys.forEach((y, i) =>
-          this.checker(g, BAR_X + BAR_W / 2, y, seat, i === onBar - 1 && onBar > 4 ? onBar : null),
+          this.checker(g, BAR_X + BAR_W / 2, y, seat, i === onBar - 1 && onBar > 4 ? onBar : null, movable && i === onBar - 1),
         );
       }
     }
   }
 
-  checker(g, x, y, seat, label) {
-    const c = svg("g", { class: `checker s${seat}`, "data-seat": seat }, g);
+  // movable: the top checker of a point the player may move from (marked with a ring)
+  checker(g, x, y, seat, label, movable = false) {
+    const c = svg("g", { class: `checker s${seat}${movable ? " movable" : ""}`, "data-seat": seat }, g);
     svg("circle", { cx: x, cy: y, r: R - 1 }, c);
     svg("circle", { cx: x, cy: y, r: R - 9, class: "ring" }, c);
     if (label) {
@@ -243,7 +248,12 @@ export class BoardView {
     if (cube.owner !== null && cube.owner !== undefined) {
       cy = cube.owner === model.bottom ? BOTTOM - 30 : TOP + 30;
     }
-    drawCube(g, CUBE_X, cy, cube.value === 1 && cube.owner == null ? 64 : cube.value, "");
+    // in the Crawford game (or a last roll) nobody may double: the cube is shown greyed out
+    const c = drawCube(g, CUBE_X, cy, cube.value === 1 && cube.owner == null ? 64 : cube.value, cube.disabled ? "disabled" : "");
+    if (cube.disabled) {
+      c.setAttribute("data-disabled", "true");
+      if (cube.disabledText) svg("title", {}, c).textContent = cube.disabledText;
+    }
   }
 
   drawDice(g, model) {
@@ -342,7 +352,8 @@ export class BoardView {
       this.ghost = svg("g", { class: `checker ghost s${this.model.bottom}` }, this.root);
       svg("circle", { cx: 0, cy: 0, r: R - 1 }, this.ghost);
       svg("circle", { cx: 0, cy: 0, r: R - 9, class: "ring" }, this.ghost);
-      if (this.model.selected !== d.point) this.handlers.onPoint(d.point);
+      // a drag only selects its checker (a click may play a step at once: see onPoint)
+      if (this.model.selected !== d.point) (this.handlers.onSelect || this.handlers.onPoint)(d.point);
     }
     this.ghost.setAttribute("transform", `translate(${x} ${y})`);
   }

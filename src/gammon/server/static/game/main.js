@@ -7,6 +7,7 @@ import { fmtClock, fmtDice, h, replaceChildren } from "./dom.js";
 import { bindSiteHeader, hasKey, onLangChange, pickLang, points, setHeaderBalance, setLang, t } from "./i18n.js";
 import { MoveList, resultText } from "./movelist.js";
 import { Connection, PROTOCOL } from "./net.js";
+import { sound } from "./sound.js";
 
 // server error codes that are part of normal play (a race with the other seat, a double click)
 const BENIGN_ERRORS = new Set(["stale", "rate_limited", "seeds_locked", "conflict"]);
@@ -66,6 +67,11 @@ class GamePage {
     this.connStatus = "connecting";
     this.clockOffset = 0;
     this.autoForced = storage("gammon.autoForced") === "1";
+    this.quickMove = storage("gammon.quickMove") !== "0"; // one click moves by a die (default)
+    this.autoConfirm = storage("gammon.autoConfirm") === "1";
+    this.notice = null; // {text, version}: the server's last refusal, shown under the status
+    this.pendingClick = null; // {point, timer}: a click that may become a double-click
+    this.wasMyTurn = false;
     const seedKey = `gammon.seed.${this.cfg.table}`;
     this.mySeed = storage(seedKey) || randomSeed();
     storage(seedKey, this.mySeed);
@@ -105,21 +111,28 @@ class GamePage {
     const e = this.el;
     e.tableId = h("h1", { class: "table-id" });
     e.conn = h("span", { class: "conn", "data-testid": "conn", role: "status" });
-    const header = h("div", { class: "topbar" }, e.tableId, h("span", { class: "spacer" }), e.conn);
+    e.sound = h("button", { type: "button", class: "btn small sound", "data-action": "mute", "data-testid": "mute", onclick: () => {
+      sound.setMuted(!sound.muted);
+      this.renderConn();
+    } });
+    const header = h("div", { class: "topbar" }, e.tableId, h("span", { class: "spacer" }), e.sound, e.conn);
 
     e.top = h("div", { class: "player top", "data-testid": "player-top" });
     e.bottom = h("div", { class: "player bottom", "data-testid": "player-bottom" });
     e.boardWrap = h("div", { class: "board-wrap" });
     this.board = new BoardView(e.boardWrap, {
       onPoint: (p) => this.onPoint(p),
+      onSelect: (p) => this.selectPoint(p),
       onDrag: (from, to) => this.onDrag(from, to),
     });
     e.status = h("div", { class: "status", "data-testid": "status", "aria-live": "polite" });
+    e.notice = h("p", { class: "notice error", "data-testid": "notice", role: "alert", hidden: true });
     e.controls = h("div", { class: "controls", "data-testid": "controls" });
     e.toasts = h("div", { class: "toasts", "aria-live": "polite", "data-testid": "toasts" });
-    const play = h("section", { class: "play" }, e.top, e.boardWrap, e.bottom, e.status, e.controls);
+    const play = h("section", { class: "play" }, e.top, e.boardWrap, e.bottom, e.status, e.notice, e.controls);
 
     e.info = h("section", { class: "panel info", "data-testid": "info" });
+    e.settings = h("section", { class: "panel settings", "data-testid": "settings", hidden: true });
     e.over = h("section", { class: "panel over", "data-testid": "over", hidden: true });
     e.movesTitle = h("h2");
     e.moves = h("div", { class: "moves", "data-testid": "moves" });
@@ -150,7 +163,7 @@ class GamePage {
     });
     const dicePanel = h("section", { class: "panel fair", "data-testid": "fair-dice" }, e.diceTitle, e.diceBody);
 
-    const side = h("aside", { class: "side" }, e.over, e.info, movesPanel, chatPanel, e.spect, dicePanel);
+    const side = h("aside", { class: "side" }, e.over, e.info, e.settings, movesPanel, chatPanel, e.spect, dicePanel);
     root.replaceChildren(header, h("div", { class: "layout" }, play, side), e.toasts);
   }
 
@@ -278,7 +291,12 @@ class GamePage {
       const a = this.prompt && this.prompt.action;
       if (this.prompt && !(a === "leave" ? this.you.can_leave : a && this.allowed(a))) this.prompt = null;
       if (this.resignMenu && !this.allowed("resign")) this.resignMenu = false;
+      if (this.notice && this.notice.version !== this.state.version) this.notice = null;
     }
+    const myTurn = this.mySeat !== null && (this.you.allowed || []).length > 0 && this.state.table && this.state.table.status === "playing";
+    if (myTurn && !this.wasMyTurn && this.everSynced) sound.play("turn");
+    this.wasMyTurn = myTurn;
+    if (!this.everSynced || (previous && previous.table && this.state.table && previous.table.status !== this.state.table.status)) this.refreshBalance();
     this.synced = true;
     this.everSynced = true;
     this.clearBusy();
@@ -286,6 +304,17 @@ class GamePage {
     this.maybeSendSeed();
     this.render();
     this.maybeAutoPlay();
+  }
+
+  // The header's balance (`#me-balance`) follows the account's: asked again when a game ends.
+  refreshBalance() {
+    if (!document.getElementById("me-balance")) return;
+    fetch("/api/session", { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((body) => {
+        if (body && body.user) setHeaderBalance(body.user.balance);
+      })
+      .catch((err) => console.warn("gammon: could not refresh the balance", err));
   }
 
   applyEvent(ev, live) {
@@ -297,7 +326,10 @@ class GamePage {
         break;
       case "action":
         this.moves.addTableEvent(ev);
-        if (live) this.announce(d, names);
+        if (live) {
+          this.announce(d, names);
+          this.playSounds(d);
+        }
         break;
       case "chat":
         this.chat.set(ev.version, { ...d, version: ev.version, at: ev.at });
@@ -316,6 +348,13 @@ class GamePage {
       default:
         break;
     }
+  }
+
+  playSounds(data) {
+    const kinds = new Set((data.events || []).map((e) => e.kind));
+    if (kinds.has("rolled") || kinds.has("starts") || kinds.has("opening_roll")) sound.play("dice");
+    if (kinds.has("moved")) sound.play("move");
+    if (kinds.has("game_over")) this.refreshBalance();
   }
 
   // toasts for what just happened at the table
@@ -385,7 +424,12 @@ class GamePage {
       // someone else acted first: the fresh state is on its way
     }
     const key = `error.${code}`;
-    this.toast(hasKey(key) ? t(key) : t("error.generic", { message: msg.message || code }), "error");
+    const shown = hasKey(key) ? t(key) : t("error.generic", { message: msg.message || code });
+    if (!BENIGN_ERRORS.has(code)) {
+      // the server's reason stays in the page (under the status) until the table moves on
+      this.notice = { key, code, message: msg.message || "", version: this.state ? this.state.version : 0 };
+    }
+    this.toast(shown, "error");
     this.render();
   }
 
@@ -409,6 +453,7 @@ class GamePage {
 
   act(type, extra = {}) {
     if (!this.state) return;
+    this.notice = null;
     this.prompt = null;
     this.resignMenu = false;
     this.send({ type, ...extra, version: this.state.version }, { action: true });
@@ -471,6 +516,10 @@ class GamePage {
     return new Set(opts.steps.filter((s) => s[0] === from).map((s) => s[1]));
   }
 
+  // A click or tap on a point. With "one click moves" (the default) a click on a checker that
+  // can move plays it at once by the larger die it can use (a second click, by the other);
+  // a double-click bears it off. Otherwise the click selects it and a second click on a
+  // highlighted point plays it there (dragging works either way).
   onPoint(p) {
     const opts = this.options();
     if (!opts || opts.complete) return;
@@ -479,8 +528,49 @@ class GamePage {
       return;
     }
     const sources = this.sources(opts);
-    this.selected = sources.has(p) && this.selected !== p ? p : null;
+    if (this.quickMove && sources.has(p)) {
+      const pending = this.pendingClick;
+      if (pending && pending.point === p) {
+        // the second click of a double-click: bear off
+        clearTimeout(pending.timer);
+        this.pendingClick = null;
+        this.playStep(p, 0);
+        return;
+      }
+      const quick = this.quickStep(opts, p);
+      const bearOff = opts.steps.some((st) => st[0] === p && st[1] === 0);
+      if (bearOff && quick && quick[1] !== 0) {
+        // wait a moment: a second click makes it a double-click (bear off)
+        this.pendingClick = {
+          point: p,
+          timer: setTimeout(() => {
+            this.pendingClick = null;
+            if (this.options() === opts) this.playStep(quick[0], quick[1], quick[2]);
+          }, 280),
+        };
+        return;
+      }
+      if (quick) {
+        this.playStep(quick[0], quick[1], quick[2]);
+        return;
+      }
+    }
+    this.selectPoint(p);
+  }
+
+  selectPoint(p) {
+    const opts = this.options();
+    if (!opts || opts.complete) return;
+    this.selected = this.sources(opts).has(p) && this.selected !== p ? p : null;
     this.renderBoard();
+  }
+
+  // The step a single click plays from `from`: by the larger die it can use.
+  quickStep(opts, from) {
+    const steps = opts.steps.filter((st) => st[0] === from);
+    if (!steps.length) return null;
+    steps.sort((a, b) => b[2] - a[2]);
+    return steps[0];
   }
 
   onDrag(from, to) {
@@ -493,16 +583,20 @@ class GamePage {
     }
   }
 
-  playStep(from, to) {
+  playStep(from, to, die = null) {
     const opts = this.options();
-    const choices = opts.steps.filter((s) => s[0] === from && s[1] === to);
+    if (!opts || opts.complete) return;
+    let choices = opts.steps.filter((s) => s[0] === from && s[1] === to);
+    if (die !== null && choices.some((s) => s[2] === die)) choices = choices.filter((s) => s[2] === die);
     if (!choices.length) return;
     choices.sort((a, b) => a[2] - b[2]); // the smallest die that makes it (e.g. bearing off)
     const step = choices[0];
+    sound.play("move");
     this.played = [...this.played, [step[0], step[1], step[2], Boolean(step[3])]];
     this.selected = null;
     this.requestSteps();
     this.render();
+    this.maybeAutoConfirm();
   }
 
   requestSteps() {
@@ -522,7 +616,22 @@ class GamePage {
       move: msg.move,
       dice_left: msg.dice_left || [],
     });
-    if (this.state && this.played.length && key === this.stepsKey(this.played)) this.render();
+    if (this.state && this.played.length && key === this.stepsKey(this.played)) {
+      this.render();
+      this.maybeAutoConfirm();
+    }
+  }
+
+  // "Confirm my moves by themselves": a complete move is sent after a short pause (Undo
+  // stays possible meanwhile).
+  maybeAutoConfirm() {
+    if (!this.autoConfirm || !this.played.length) return;
+    const opts = this.options();
+    if (!opts || !opts.complete) return;
+    const key = this.stepsKey(this.played);
+    setTimeout(() => {
+      if (this.state && this.played.length && this.stepsKey(this.played) === key && !this.busy) this.confirmMove();
+    }, 450);
   }
 
   undo() {
@@ -604,6 +713,7 @@ class GamePage {
     this.renderStatus();
     this.renderControls();
     this.renderInfo();
+    this.renderSettings();
     this.renderOver();
     this.renderMoves();
     this.renderChat();
@@ -625,6 +735,9 @@ class GamePage {
     else text = t("conn.connecting");
     e.conn.textContent = text;
     e.conn.dataset.state = s;
+    e.sound.textContent = t(sound.muted ? "sound.off" : "sound.on");
+    e.sound.setAttribute("aria-pressed", sound.muted ? "true" : "false");
+    e.sound.title = t(sound.muted ? "sound.unmute" : "sound.mute");
   }
 
   renderPlayers() {
@@ -655,6 +768,7 @@ class GamePage {
     children.push(h("span", { class: `dot ${online ? "on" : "off"}`, title: t(online ? "seat.online" : "seat.offline") }));
     children.push(h("span", { class: "name", "data-testid": `name-${seat}` }, info.name));
     if (seat === this.mySeat) children.push(h("span", { class: "tag" }, t("seat.you")));
+    children.push(h("span", { class: "tag colour", "data-testid": `colour-${seat}` }, t(seat === 0 ? "color.light" : "color.dark")));
     if (info.kind === "bot") {
       const plain = !info.level || info.name.includes(info.level);
       children.push(h("span", { class: "tag" }, plain ? t("seat.bot_plain") : t("seat.bot", { level: t(`level.${info.level}`) })));
@@ -736,7 +850,15 @@ class GamePage {
       dice = { seat: g.turn, values, used };
     }
     const options = (this.state.table && this.state.table.options) || {};
-    const cube = { enabled: options.cube !== false, value: g.cube.value, owner: g.cube.owner, offer: null };
+    const noDouble = Boolean(m.crawford || g.crawford || g.last_roll);
+    const cube = {
+      enabled: options.cube !== false,
+      disabled: noDouble,
+      disabledText: noDouble ? t(g.last_roll && !(m.crawford || g.crawford) ? "cube.last_roll" : "cube.crawford") : "",
+      value: g.cube.value,
+      owner: g.cube.owner,
+      offer: null,
+    };
     if (["doubled", "beavered", "raccooned"].includes(g.phase)) {
       const value = g.phase === "doubled" ? g.cube.value * 2 : g.cube.value;
       const by = g.phase === "doubled" ? g.doubled_by ?? g.turn : g.phase === "beavered" ? g.cube.owner : g.doubled_by ?? g.turn;
@@ -784,8 +906,10 @@ class GamePage {
     const mine = me !== null && toAct.includes(me);
     const other = toAct.length === 1 ? names[toAct[0]] : "";
     switch (g.phase) {
-      case "opening":
-        return mine && this.allowed("roll") ? t("status.opening_you") : t("status.opening");
+      case "opening": {
+        const side = me !== null ? ` ${t("status.your_side", { color: t(me === 0 ? "color.light" : "color.dark") })}` : "";
+        return (mine && this.allowed("roll") ? t("status.opening_you") : t("status.opening")) + side;
+      }
       case "turn":
         if (mine) return this.allowed("double") ? t("status.turn_you_double") : t("status.turn_you");
         return t("status.turn_other", { name: names[g.turn] });
@@ -835,6 +959,13 @@ class GamePage {
       children.push(" ", h("button", { type: "button", class: "btn small", "data-action": "copy-link", onclick: () => this.copyLink() }, t("status.copy_link")));
     }
     replaceChildren(e.status, children);
+    const n = this.notice;
+    e.notice.hidden = !n;
+    if (n) {
+      const text = hasKey(n.key) ? t(n.key) : t("error.generic", { message: n.code });
+      const detail = n.message ? h("small", { class: "detail", lang: "en" }, ` (${n.message})`) : null;
+      replaceChildren(e.notice, [text, detail].filter(Boolean));
+    }
   }
 
   copyLink() {
@@ -872,12 +1003,21 @@ class GamePage {
     if (this.resignMenu) {
       const value = m ? m.game.cube.value : 1;
       const row = h("div", { class: "prompt", "data-testid": "resign-menu" }, h("span", { class: "prompt-text" }, t("ask.resign")));
+      const rejected = this.rejectedLevel();
       for (const level of [1, 2, 3]) {
-        row.append(this.button(`${t(`result.${level}`)} (${points(level * value)})`, `resign-${level}`, () => {
+        const b = this.button(`${t(`result.${level}`)} (${points(level * value)})`, `resign-${level}`, () => {
           this.resignMenu = false;
           this.ask(t("ask.resign_level", { result: t(`result.${level}`), points: points(level * value) }), () => this.act("resign", { level }), "resign");
-        }));
+        });
+        if (level <= rejected) {
+          // the engine allows only a higher offer after a rejected one (this game)
+          b.disabled = true;
+          b.title = t("resign.rejected_before");
+          b.dataset.rejected = "true";
+        }
+        row.append(b);
       }
+      if (rejected) row.append(h("span", { class: "muted small", "data-testid": "resign-rejected" }, t("resign.rejected_note", { result: t(`result.${rejected}`) })));
       row.append(this.button(t("btn.cancel"), "cancel", () => {
         this.resignMenu = false;
         this.renderControls();
@@ -924,23 +1064,71 @@ class GamePage {
         }));
       }
       if (this.allowed("abandon")) {
-        extra.append(this.button(t("btn.abandon"), "abandon", () => this.ask(t("ask.abandon_plain"), () => this.act("abandon"), "abandon"), "danger"));
+        extra.append(this.button(t("btn.abandon"), "abandon", () => this.ask(this.abandonText(), () => this.act("abandon"), "abandon"), "danger"));
       }
     }
     if (this.you.can_leave) {
       extra.append(this.button(t("btn.leave"), "leave", () => this.ask(t("ask.leave"), () => this.leave(), "leave")));
     }
-    if (this.mySeat !== null && m && !m.over) {
-      const box = h("input", { type: "checkbox", "data-testid": "auto-forced" });
-      box.checked = this.autoForced;
-      box.addEventListener("change", () => {
-        this.autoForced = box.checked;
-        storage("gammon.autoForced", box.checked ? "1" : "0");
-        this.maybeAutoPlay();
-      });
-      extra.append(h("label", { class: "check" }, box, " ", t("move.auto_forced")));
-    }
     replaceChildren(e.controls, main, extra);
+  }
+
+  // The settings of the seated player (remembered in localStorage), in the side column.
+  renderSettings() {
+    const e = this.el;
+    const m = this.match;
+    const show = this.mySeat !== null && Boolean(m) && !m.over;
+    e.settings.hidden = !show;
+    if (!show) return;
+    const focused = document.activeElement && e.settings.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+    {
+      const option = (testid, field, key, label, after) => {
+        const box = h("input", { type: "checkbox", "data-testid": testid });
+        box.checked = this[field];
+        box.addEventListener("change", () => {
+          this[field] = box.checked;
+          storage(key, box.checked ? "1" : "0");
+          if (after) after();
+        });
+        return h("label", { class: "check" }, box, " ", t(label));
+      };
+      replaceChildren(e.settings,
+        h("h2", {}, t("settings.title")),
+        option("quick-move", "quickMove", "gammon.quickMove", "move.quick"),
+        option("auto-confirm", "autoConfirm", "gammon.autoConfirm", "move.auto_confirm", () => this.maybeAutoConfirm()),
+        option("auto-forced", "autoForced", "gammon.autoForced", "move.auto_forced", () => this.maybeAutoPlay()),
+      );
+    }
+    if (focused) {
+      const again = e.settings.querySelector(`[data-testid=${focused}]`);
+      if (again) again.focus();
+    }
+  }
+
+  // The highest resignation level of ours the other side rejected this game (0 = none).
+  rejectedLevel() {
+    const g = this.match && this.match.game;
+    const me = this.mySeat;
+    if (!g || me === null || !Array.isArray(g.rejected)) return 0;
+    return g.rejected[me] || 0;
+  }
+
+  // Money at stake: points x the table's stake in a money session (0 in a match).
+  stake() {
+    const o = (this.state && this.state.table && this.state.table.options) || {};
+    return o.match_length ? 0 : o.stake || 0;
+  }
+
+  // The most a game can be worth in cubes: 1 (Oin), 2 (Mars) or 3 (Cox).
+  maxResult() {
+    const o = (this.state && this.state.table && this.state.table.options) || {};
+    return o.end_setting === "oin" ? 1 : o.end_setting === "mars" ? 2 : 3;
+  }
+
+  // "4 points" or "4 points (40 in play money)"
+  risk(n) {
+    const stake = this.stake();
+    return stake ? t("risk.money", { points: points(n), money: n * stake }) : points(n);
   }
 
   // Whether the server is about to roll by itself (protocol: "the server rolls for a player
@@ -965,13 +1153,22 @@ class GamePage {
     this.renderControls();
   }
 
+  // Abandoning scores the game from the board: at least the cube, at most the end setting's.
+  abandonText() {
+    const g = this.match.game;
+    const value = g.cube.value;
+    const max = this.maxResult();
+    return max > 1 ? t("ask.abandon_risk", { risk: this.risk(value), max: this.risk(value * max) }) : t("ask.abandon_risk1", { risk: this.risk(value) });
+  }
+
   askCube(type) {
     const g = this.match.game;
     const value = g.phase === "doubled" ? g.cube.value * 2 : g.cube.value;
     const before = g.phase === "doubled" ? g.cube.value : Math.max(1, g.cube.value / 2);
+    const max = this.maxResult();
     const text = {
-      take: t("ask.take", { value }),
-      drop: t("ask.drop", { points: points(before) }),
+      take: max > 1 ? t("ask.take_risk", { value, risk: this.risk(value), max: this.risk(value * max) }) : t("ask.take_risk1", { value, risk: this.risk(value) }),
+      drop: t("ask.drop", { points: this.risk(before) }),
       beaver: t("ask.beaver", { value: g.cube.value * 4 }),
       raccoon: t("ask.raccoon", { value: g.cube.value * 2 }),
     }[type];
