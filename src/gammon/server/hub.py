@@ -46,6 +46,8 @@ class TableRequest:
     opponent: str = "human"
     bot_level: str = "intermediate"
     private: bool = False
+    #: The new table's id (a rematch's is derived from the old table's); None: a random one.
+    table_id: str | None = None
 
 
 class Hub:
@@ -190,7 +192,7 @@ class Hub:
                 f"your balance {user.balance} does not cover this table's stake x cube limit x "
                 f"end coefficient = {need}",
             )
-        table_id = secrets.token_urlsafe(9)
+        table_id = request.table_id or secrets.token_urlsafe(9)
         data = {"by": user.name, "private": request.private, "options": options.to_dict()}
         await self.db.run(
             self.store.create_table,

@@ -7,6 +7,9 @@ foreign ``Origin`` is refused as well.
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import hashlib
 import importlib.util
 import json
 import logging
@@ -37,7 +40,7 @@ from gammon.server.analysis import ANALYSIS_LEVELS, analysis_available
 from gammon.server.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_equal
 from gammon.server.bots import BOT_LEVELS, bots_available
 from gammon.server.forms import table_request
-from gammon.server.hub import TABLE_ID
+from gammon.server.hub import TABLE_ID, TableRequest
 from gammon.server.i18n import LANGUAGES, translator
 from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, ServerError, http_status
 from gammon.server.table import DICE_SCHEME
@@ -411,6 +414,82 @@ async def leave(request: Request) -> Response:
     return _redirect("/")
 
 
+def rematch_id(table_id: str) -> str:
+    """The id of the rematch table of ``table_id``: the same for both players, so whoever asks
+    second sits at the table the first one made.
+
+    >>> rematch_id("Ab3dE5fG7hJ9")
+    'T88GQJXoU58v'
+    """
+    digest = hashlib.sha256(f"gammon-rematch:{table_id}".encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:12]
+
+
+_rematch_locks: dict[str, asyncio.Lock] = {}
+
+
+async def _rematch(request: Request, user: UserRow, table_id: str) -> str:
+    """Create (or join) the rematch of a finished table; returns the new table's id."""
+    actor = await _actor(request, table_id)
+    state = actor.state
+    assert state is not None
+    if state.status != "finished":
+        raise ServerError("not_finished", "a rematch is offered once the match is over")
+    seat = state.seat_of(user.id)
+    if seat is None:
+        raise ServerError("not_seated", "only the players of a table may ask for its rematch")
+    other = state.seats[1 - seat]
+    new_id = rematch_id(table_id)
+    hub = _ctx(request).hub
+    lock = _rematch_locks.setdefault(new_id, asyncio.Lock())
+    try:
+        async with lock:
+            existing = await hub.get(new_id)
+            if existing is None:
+                req = TableRequest(
+                    state.options,
+                    seat,
+                    "bot" if other is not None and other.kind == "bot" else "human",
+                    (other.level if other is not None and other.level else "intermediate"),
+                    state.private,
+                    table_id=new_id,
+                )
+                await hub.create_table(user, req)
+                return new_id
+    finally:
+        _rematch_locks.pop(new_id, None)
+    new_state = existing.state
+    assert new_state is not None
+    if new_state.seat_of(user.id) is None:
+        free = [s for s in (seat, 1 - seat) if new_state.seats[s] is None]
+        if not free:
+            raise ServerError("seat_taken", "the rematch table is full")
+        await existing.call(lambda: existing.sit_user(user, free[0]))
+    return new_id
+
+
+async def rematch(request: Request) -> Response:
+    form = await _form(request)
+    await _check_csrf(request, _form_text(form, "csrf_token"))
+    session = await _session(request)
+    if session is None:
+        raise ServerError("auth_required", "sign in first")
+    new_id = await _rematch(request, session.user, request.path_params["table_id"])
+    return _redirect(f"/table/{new_id}")
+
+
+async def api_rematch(request: Request) -> Response:
+    """``GET``: the rematch table of a table once a player asked for it, else ``null`` (not a
+    404: the game page polls this, and browsers log every 404 as an error)."""
+    await _actor(request, request.path_params["table_id"])
+    actor = await _ctx(request).hub.get(rematch_id(request.path_params["table_id"]))
+    state = actor.state if actor is not None else None
+    return JSONResponse(
+        {"table": table_summary(state) if state is not None else None},
+        headers={"Cache-Control": "no-store"},
+    )
+
+
 async def table_page(request: Request) -> Response:
     actor = await _actor(request, request.path_params["table_id"])
     assert actor.state is not None
@@ -776,6 +855,7 @@ def routes() -> list[Route]:
         Route("/tables", create_table, methods=["POST"]),
         Route("/tables/{table_id}/sit", sit, methods=["POST"]),
         Route("/tables/{table_id}/leave", leave, methods=["POST"]),
+        Route("/tables/{table_id}/rematch", rematch, methods=["POST"]),
         Route("/table/{table_id}", table_page, methods=["GET"]),
         Route("/matches/{table_id}", match_page, methods=["GET"]),
         Route("/matches/{table_id}/log", match_log, methods=["GET"]),
@@ -793,4 +873,5 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}/sit", api_sit, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
         Route("/api/tables/{table_id}/analysis", api_analysis, methods=["GET"]),
+        Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),
     ]

@@ -253,9 +253,12 @@ const en = {
   "cube.crawford": "Crawford game: nobody may double",
   "cube.last_roll": "Last roll: nobody may double",
   "status.your_side": "You play the {color} checkers, home at the bottom right.",
-  "move.quick": "One click moves a checker (double-click bears off)",
+  "move.quick": "One click moves a checker by the larger die (double-click: by both, bearing off when it can)",
   "move.auto_confirm": "Confirm my moves by themselves",
   "settings.title": "Settings",
+  "btn.rematch": "Rematch",
+  "btn.rematch_join": "Accept the rematch",
+  "over.rematch_offered": "{name} offers a rematch.",
 };
 
 const fr = {
@@ -506,9 +509,12 @@ const fr = {
   "cube.crawford": "Partie Crawford : personne ne peut doubler",
   "cube.last_roll": "Dernier lancer : personne ne peut doubler",
   "status.your_side": "Vous jouez les pions {color}, jan intérieur en bas à droite.",
-  "move.quick": "Un clic déplace un pion (double-clic : sortie)",
+  "move.quick": "Un clic déplace un pion du plus grand dé (double-clic : des deux, en le sortant s'il peut)",
   "move.auto_confirm": "Valider mes coups automatiquement",
   "settings.title": "Réglages",
+  "btn.rematch": "Revanche",
+  "btn.rematch_join": "Accepter la revanche",
+  "over.rematch_offered": "{name} propose une revanche.",
 };
 
 const it = {
@@ -759,9 +765,12 @@ const it = {
   "cube.crawford": "Partita Crawford: nessuno può raddoppiare",
   "cube.last_roll": "Ultimo tiro: nessuno può raddoppiare",
   "status.your_side": "Giochi con le pedine {color}, casa in basso a destra.",
-  "move.quick": "Un clic muove una pedina (doppio clic: fuori)",
+  "move.quick": "Un clic muove una pedina del dado più alto (doppio clic: di entrambi, portandola fuori se può)",
   "move.auto_confirm": "Conferma le mie mosse da sole",
   "settings.title": "Impostazioni",
+  "btn.rematch": "Rivincita",
+  "btn.rematch_join": "Accetta la rivincita",
+  "over.rematch_offered": "{name} propone la rivincita.",
 };
 
 export const STRINGS = { en, fr, it };

@@ -70,7 +70,8 @@ class GamePage {
     this.quickMove = storage("gammon.quickMove") !== "0"; // one click moves by a die (default)
     this.autoConfirm = storage("gammon.autoConfirm") === "1";
     this.notice = null; // {text, version}: the server's last refusal, shown under the status
-    this.pendingClick = null; // {point, timer}: a click that may become a double-click
+    this.lastQuick = null; // {from, to, at, count}: the last one-click step (for a double-click)
+    this.continueFrom = null; // {point, count}: a double-click waiting for the next step options
     this.wasMyTurn = false;
     const seedKey = `gammon.seed.${this.cfg.table}`;
     this.mySeed = storage(seedKey) || randomSeed();
@@ -518,44 +519,50 @@ class GamePage {
 
   // A click or tap on a point. With "one click moves" (the default) a click on a checker that
   // can move plays it at once by the larger die it can use (a second click, by the other);
-  // a double-click bears it off. Otherwise the click selects it and a second click on a
-  // highlighted point plays it there (dragging works either way).
+  // a double-click takes the same checker on by the next die too (so a checker that can bear
+  // off with both dice does). Otherwise the click selects it and a click on a highlighted point
+  // plays it there (dragging works either way).
   onPoint(p) {
     const opts = this.options();
+    const last = this.lastQuick;
+    if (this.quickMove && last && last.from === p && performance.now() - last.at < 400 && last.count === this.played.length) {
+      // the second click of a double-click: the checker that just moved goes on
+      this.lastQuick = null;
+      this.continueFrom = { point: last.to, count: this.played.length };
+      this.continueQuick();
+      return;
+    }
     if (!opts || opts.complete) return;
     if (this.selected !== null && this.destinations(opts, this.selected).has(p)) {
       this.playStep(this.selected, p);
       return;
     }
-    const sources = this.sources(opts);
-    if (this.quickMove && sources.has(p)) {
-      const pending = this.pendingClick;
-      if (pending && pending.point === p) {
-        // the second click of a double-click: bear off
-        clearTimeout(pending.timer);
-        this.pendingClick = null;
-        this.playStep(p, 0);
-        return;
-      }
+    if (this.quickMove && this.sources(opts).has(p)) {
       const quick = this.quickStep(opts, p);
-      const bearOff = opts.steps.some((st) => st[0] === p && st[1] === 0);
-      if (bearOff && quick && quick[1] !== 0) {
-        // wait a moment: a second click makes it a double-click (bear off)
-        this.pendingClick = {
-          point: p,
-          timer: setTimeout(() => {
-            this.pendingClick = null;
-            if (this.options() === opts) this.playStep(quick[0], quick[1], quick[2]);
-          }, 280),
-        };
-        return;
-      }
       if (quick) {
         this.playStep(quick[0], quick[1], quick[2]);
+        this.lastQuick = { from: p, to: quick[1], at: performance.now(), count: this.played.length };
         return;
       }
     }
     this.selectPoint(p);
+  }
+
+  // After a double-click: move the same checker on (off the board if it can), once the step
+  // options after the first step are known.
+  continueQuick() {
+    const c = this.continueFrom;
+    if (!c || c.count !== this.played.length) {
+      this.continueFrom = null;
+      return;
+    }
+    const opts = this.options();
+    if (opts === undefined) return; // asked; onSteps calls again
+    this.continueFrom = null;
+    if (!opts || opts.complete || c.point === 0) return;
+    const off = opts.steps.find((st) => st[0] === c.point && st[1] === 0);
+    const step = off || this.quickStep(opts, c.point);
+    if (step) this.playStep(step[0], step[1], step[2]);
   }
 
   selectPoint(p) {
@@ -618,6 +625,7 @@ class GamePage {
     });
     if (this.state && this.played.length && key === this.stepsKey(this.played)) {
       this.render();
+      if (this.continueFrom) this.continueQuick();
       this.maybeAutoConfirm();
     }
   }
@@ -1265,9 +1273,46 @@ class GamePage {
     e.over.hidden = !over;
     if (!over) return;
     const body = [h("h2", {}, t("over.title")), h("p", { class: "over-text", "data-testid": "over-text" }, this.statusText())];
+    if (finished && this.mySeat !== null && this.cfg.user) {
+      // a rematch: same options, same opponent kind (see POST /tables/{id}/rematch)
+      const offer = this.rematchOffer;
+      const names = this.names();
+      if (offer && offer.offeredBy) body.push(h("p", { class: "rematch-offer", "data-testid": "rematch-offer" }, t("over.rematch_offered", { name: offer.offeredBy })));
+      const label = offer && offer.offeredBy ? t("btn.rematch_join") : t("btn.rematch");
+      body.push(h("p", {}, h("button", { type: "button", class: "btn primary", "data-action": "rematch", onclick: () => this.postForm(`/tables/${encodeURIComponent(this.cfg.table)}/rematch`, {}) }, label)));
+      this.watchRematch(names);
+    }
     if (this.match) body.push(this.matchLinks());
     body.push(h("p", {}, h("a", { href: "/" }, t("over.back"))));
     replaceChildren(e.over, body);
+  }
+
+  // After a match between people, look (every 4 s) whether the other player asked for a
+  // rematch, to offer it here too (GET /api/tables/{id}/rematch).
+  watchRematch(names) {
+    if (this.rematchTimer) return;
+    const seats = (this.state.table && this.state.table.seats) || [];
+    const other = seats[1 - this.mySeat];
+    if (!other || other.kind === "bot") return;
+    const look = () => {
+      fetch(`/api/tables/${encodeURIComponent(this.cfg.table)}/rematch`, { headers: { Accept: "application/json" } })
+        .then((r) => (r.ok ? r.json() : null))
+        .then((body) => {
+          const table = body && body.table;
+          if (!table) return;
+          clearInterval(this.rematchTimer);
+          const mine = (table.seats || []).some((s) => s && s.name === names[this.mySeat]);
+          if (mine) return;
+          const by = (table.seats || []).find((s) => s);
+          this.rematchOffer = { id: table.id, offeredBy: by ? by.name : names[1 - this.mySeat] };
+          this.toast(t("over.rematch_offered", { name: this.rematchOffer.offeredBy }), "good");
+          sound.play("turn");
+          this.renderOver();
+        })
+        .catch((err) => console.warn("gammon: rematch lookup failed", err));
+    };
+    this.rematchTimer = setInterval(look, 4000);
+    look();
   }
 
   renderMoves() {
@@ -1399,6 +1444,7 @@ function start() {
   window.addEventListener("unhandledrejection", (e) => console.error("gammon: unhandled rejection", e.reason));
   bindSiteHeader();
   window.gammonPage = new GamePage(root);
+  window.gammonSound = sound; // for the browser tests
 }
 
 start();

@@ -1,0 +1,345 @@
+"""Issue #11: the game page as pleasant as lichess and Galaxy.
+
+One screen (board and buttons without scrolling, desktop and phone), moving aids (movable
+checkers marked, one click by the larger die, a double-click by both, auto-confirm), sounds
+and their mute, the Crawford cube, the seat colours, money at risk in the prompts, the live
+header balance, server refusals shown in the page, rejected resignation levels, rematches.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from e2e.kit import (
+    Browse,
+    GammonServer,
+    Watch,
+    confirm,
+    create_table,
+    has,
+    next_action,
+    open_table,
+    play_step,
+    play_while,
+    seat_of,
+    shot,
+    sign_up,
+    version,
+    wait_synced,
+    wait_until,
+)
+
+pytestmark = pytest.mark.e2e
+
+#: Whether the board and the action buttons are inside the viewport, and the page's scroll.
+_FITS = """() => {
+  const inside = (sel) => {
+    const n = document.querySelector(sel);
+    if (!n) return null;
+    const r = n.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5;
+  };
+  return {
+    board: inside('.board-wrap'),
+    controls: inside('[data-testid=controls]'),
+    bottom: inside('[data-testid=player-bottom]'),
+    top: inside('[data-testid=player-top]'),
+    scroll: document.documentElement.scrollHeight - innerHeight,
+    wide: document.documentElement.scrollWidth - innerWidth,
+  };
+}"""
+
+
+def _assert_fits(page: Any, size: str, what: str) -> None:
+    fits = page.evaluate(_FITS)
+    assert fits["board"] and fits["controls"] and fits["bottom"] and fits["top"], (what, fits)
+    assert fits["wide"] <= 0, (what, fits)
+    if size == "desktop":
+        assert fits["scroll"] <= 0, (what, fits)  # the side column scrolls by itself
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_board_and_buttons_fit_one_screen(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any], size: str
+) -> None:
+    page = browse.page(server.url, size, "alice")
+    sign_up(page)
+    create_table(page, opponent="bot", bot_level="beginner", match_length=3)
+    _assert_fits(page, size, "start")
+    seen = set()
+    for _ in range(40):
+        what = next_action(page)
+        _assert_fits(page, size, what)
+        seen.add(what)
+        if what == "over" or len(seen) >= 3 and "src" in seen:
+            break
+        v = version(page)
+        play_step(page, what)
+        if what in ("roll", "confirm", "forced"):
+            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    # the longest button rows: the resign menu and a prompt
+    if has(page, "[data-action=resign]"):
+        page.locator("[data-action=resign]").click()
+        expect(page.locator("[data-testid=resign-menu]")).to_be_visible()
+        _assert_fits(page, size, "resign menu")
+        page.locator("[data-action=resign-3]").click()
+        expect(page.locator("[data-testid=prompt]")).to_be_visible()
+        _assert_fits(page, size, "prompt")
+        page.locator("[data-testid=prompt] [data-action=cancel]").click()
+    shot(page, f"ux-fit-{size}")
+
+
+def test_moving_aids_sounds_and_the_cube(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(server.url, "desktop", "alice")
+    sign_up(page)
+    create_table(page, opponent="bot", bot_level="beginner", match_length=3, cube=False)
+    # the seats' colours are named; the side is said at the opening
+    expect(page.locator("[data-testid=colour-0]")).to_have_text("light")
+    expect(page.locator("[data-testid=colour-1]")).to_have_text("dark")
+
+    # sound on by default; play until a move of ours with two different dice
+    page.locator("[data-testid=board]").click(position={"x": 5, "y": 5})  # a gesture for audio
+    for _ in range(60):
+        what = next_action(page)
+        dice = page.evaluate(
+            "() => { const g = window.gammonPage.match.game; return g.phase === 'moving' ? g.dice : null; }"
+        )
+        if what == "src" and dice and dice[0] != dice[1]:
+            break
+        v = version(page)
+        play_step(page, what)
+        if what in ("roll", "confirm", "forced"):
+            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    else:
+        pytest.fail("no move with two different dice")
+
+    # every checker that can move is marked
+    sources = page.evaluate("() => [...window.gammonPage.sources(window.gammonPage.options())]")
+    assert sources
+    expect(page.locator(".board .checker.movable")).to_have_count(len(sources))
+
+    # one click plays the larger die the checker can use; the same point again, the other
+    point = page.evaluate(
+        """() => { const p = window.gammonPage; const o = p.options();
+        const big = Math.max(...p.match.game.dice);
+        const s = o.steps.find((st) => st[2] === big); return s ? s[0] : o.steps[0][0]; }"""
+    )
+    expected = page.evaluate(
+        "(pt) => { const p = window.gammonPage; return p.quickStep(p.options(), pt); }", point
+    )
+    page.locator(f".board .hit[data-point='{point}']").click()
+    wait_until(lambda: page.evaluate("() => window.gammonPage.played.length") == 1)
+    played = page.evaluate("() => window.gammonPage.played[0]")
+    assert played[:3] == expected[:3]
+    assert expected[2] == max(
+        s[2]
+        for s in page.evaluate("() => window.gammonPage.match.step_options.steps")
+        if s[0] == point
+    )
+    assert "move" in page.evaluate("() => window.gammonSound.played")
+
+    # auto-confirm: the move goes by itself once complete
+    page.locator("[data-testid=auto-confirm]").check()
+    assert page.evaluate("() => localStorage.getItem('gammon.autoConfirm')") == "1"
+    v = version(page)
+    for _ in range(8):
+        if page.evaluate("() => window.gammonPage.version") > v:
+            break
+        what = next_action(page)
+        if what in ("src", "dest"):
+            play_step(page, what)
+        page.wait_for_timeout(150)
+    page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    assert not has(page, "[data-action=confirm-move]")
+    page.wait_for_function("() => window.gammonSound.played.includes('dice')")
+
+    # mute: remembered after a reload
+    mute = page.locator("[data-testid=mute]")
+    expect(mute).to_have_text("Sound on")
+    mute.click()
+    expect(mute).to_have_text("Sound off")
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    wait_synced(page)
+    expect(page.locator("[data-testid=mute]")).to_have_text("Sound off")
+    n = page.evaluate("() => window.gammonSound.played.length")
+    page.evaluate("() => window.gammonSound.play('dice')")
+    assert page.evaluate("() => window.gammonSound.played.length") == n
+
+    # in a Crawford game the cube is drawn greyed out, with why
+    page.evaluate(
+        """() => { const p = window.gammonPage; p.state.table.options.cube = true;
+        p.state.match.crawford = true; p.renderBoard(); }"""
+    )
+    expect(page.locator(".board .cube.disabled")).to_have_count(1)
+    expect(page.locator(".board .cube.disabled title")).to_have_text(
+        "Crawford game: nobody may double"
+    )
+
+
+def test_a_double_click_takes_one_checker_on_by_both_dice(
+    server: GammonServer, browse: Browse
+) -> None:
+    page = browse.page(server.url, "desktop", "alice")
+    sign_up(page)
+    create_table(page, opponent="human", match_length=1)
+    # the click logic with the step options stubbed: 5/2 with the 3, then 2/off with the 2
+    calls = page.evaluate(
+        """() => { const p = window.gammonPage; const calls = [];
+        const first = {complete: false, steps: [[5, 2, 3, false], [5, 3, 2, false], [6, 3, 3, false]]};
+        const second = {complete: false, steps: [[2, 0, 2, false], [6, 4, 2, false]]};
+        p.options = () => (calls.length ? second : first);
+        p.playStep = (f, t, d) => { calls.push([f, t, d]); p.played.push([f, t, d, false]); };
+        p.quickMove = true;
+        p.onPoint(5);
+        p.onPoint(5);
+        return calls; }"""
+    )
+    assert calls == [[5, 2, 3], [2, 0, 2]]
+
+
+def test_money_prompts_and_the_live_balance(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    alice = browse.page(server.url, "desktop", "alice")
+    bob = browse.page(server.url, "phone", "bob")
+    sign_up(alice)
+    sign_up(bob)
+    table = create_table(alice, opponent="human", match_length=0, stake=10, cube_limit=8, seat=0)
+    open_table(bob, table)
+    bob.locator("[data-action=sit-1]").click()
+    wait_until(lambda: seat_of(bob) == 1)
+    by_seat = {0: alice, 1: bob}
+    play_while(
+        [alice, bob],
+        lambda: not has(alice, "[data-action=double]") and not has(bob, "[data-action=double]"),
+    )
+    doubler = 0 if has(alice, "[data-action=double]") else 1
+    taker = by_seat[1 - doubler]
+
+    # abandoning says what it costs: the cube's points and money, up to a backgammon's
+    by_seat[doubler].locator("[data-action=abandon]").click()
+    expect(by_seat[doubler].locator("[data-testid=prompt]")).to_contain_text(
+        "you lose 1 point = 10 of your balance, up to 3 points = 30 of your balance"
+    )
+    by_seat[doubler].locator("[data-testid=prompt] [data-action=cancel]").click()
+
+    confirm(by_seat[doubler], "double")
+    taker.locator("[data-action=take]").click()
+    expect(taker.locator("[data-testid=prompt]")).to_contain_text(
+        "You play for 2 points = 20 of your balance, up to 6 points = 60 of your balance"
+    )
+    taker.locator("[data-testid=prompt] [data-action=cancel]").click()
+    taker.locator("[data-action=drop]").click()
+    expect(taker.locator("[data-testid=prompt]")).to_contain_text(
+        "Drop and lose 1 point = 10 of your balance?"
+    )
+    before = taker.locator("#me-balance").inner_text()
+    taker.locator("[data-testid=prompt] [data-action=confirm]").click()
+
+    # the header's balance follows the account's, without a reload
+    for page in (alice, bob):
+        expect(page.locator("[data-testid=games]")).to_contain_text("drop")
+
+    def header_matches(page: Any) -> bool:
+        body = page.request.get("/api/session").json()
+        return page.locator("#me-balance").inner_text() == str(body["user"]["balance"])
+
+    wait_until(lambda: header_matches(taker) and header_matches(by_seat[doubler]), what="balance")
+    shot(taker, "ux-money-after-drop")
+    assert before  # shown from the start
+
+
+def test_refusals_shown_rejected_levels_disabled_and_a_rematch(
+    server: GammonServer, browse: Browse, watch: Watch, expect: Callable[..., Any]
+) -> None:
+    watch.allow("cannot resign now: a resignation at level 1 was rejected")
+    alice = browse.page(server.url, "desktop", "alice")
+    bob = browse.page(server.url, "desktop", "bob")
+    sign_up(alice)
+    bob_name = sign_up(bob)
+    table = create_table(alice, opponent="human", match_length=1, seat=0, cube=False)
+    open_table(bob, table)
+    bob.locator("[data-action=sit-1]").click()
+    wait_until(lambda: seat_of(bob) == 1)
+    by_seat = {0: alice, 1: bob}
+    wait_until(lambda: has(alice, "[data-action=resign]") or has(bob, "[data-action=resign]"))
+    resigner_seat = 0 if has(alice, "[data-action=resign]") else 1
+    resigner, other = by_seat[resigner_seat], by_seat[1 - resigner_seat]
+
+    resigner.locator("[data-action=resign]").click()
+    resigner.locator("[data-action=resign-1]").click()
+    resigner.locator("[data-testid=prompt] [data-action=confirm]").click()
+    other.locator("[data-action=reject_resign]").click()
+    wait_until(lambda: has(resigner, "[data-action=resign]"))
+    resigner.locator("[data-action=resign]").click()
+    expect(resigner.locator("[data-action=resign-1]")).to_be_disabled()
+    expect(resigner.locator("[data-action=resign-2]")).to_be_enabled()
+    expect(resigner.locator("[data-testid=resign-rejected]")).to_be_visible()
+    resigner.locator("[data-testid=resign-menu] [data-action=cancel]").click()
+
+    # a refusal of the server is shown in the page, with its reason
+    resigner.evaluate("() => window.gammonPage.act('resign', {level: 1})")
+    notice = resigner.locator("[data-testid=notice]")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("That is not possible now.")
+    expect(notice).to_contain_text("rejected")
+
+    # a backgammon resignation ends the match; the loser asks for a rematch
+    resigner.locator("[data-action=resign]").click()
+    resigner.locator("[data-action=resign-3]").click()
+    resigner.locator("[data-testid=prompt] [data-action=confirm]").click()
+    other.locator("[data-action=accept_resign]").click()
+    for page in (alice, bob):
+        expect(page.locator("[data-testid=over] [data-action=rematch]")).to_be_visible()
+    with resigner.expect_navigation():
+        resigner.locator("[data-action=rematch]").click()
+    new = re.search(r"/table/([^/?#]+)", resigner.url)
+    assert new and new.group(1) != table
+    wait_synced(resigner)
+    assert seat_of(resigner) == resigner_seat
+    expect(resigner.locator("[data-testid=status]")).to_contain_text("Waiting for an opponent")
+
+    # the other player's page offers it, and joins the same table
+    expect(other.locator("[data-testid=rematch-offer]")).to_be_visible(timeout=15000)
+    expect(other.locator("[data-action=rematch]")).to_have_text("Accept the rematch")
+    with other.expect_navigation():
+        other.locator("[data-action=rematch]").click()
+    assert new.group(1) in other.url
+    wait_synced(other)
+    assert seat_of(other) == 1 - resigner_seat
+    for page in (alice, bob):
+        expect(page.locator(f"[data-testid=name-{1 - resigner_seat}]")).to_have_text(
+            re.compile(".+")
+        )
+    expect(resigner.locator("[data-testid=player-top] .name")).to_contain_text(
+        bob_name if resigner is alice else re.compile(".+")
+    )
+
+
+def test_rematch_against_the_bot(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(server.url, "desktop", "alice")
+    sign_up(page)
+    create_table(page, opponent="bot", bot_level="beginner", match_length=1, end_setting="mars")
+    wait_until(lambda: has(page, "[data-action=resign]") or has(page, "[data-action=roll]"))
+    while not has(page, "[data-action=resign]"):
+        play_step(page, next_action(page))
+    page.locator("[data-action=resign]").click()
+    page.locator("[data-action=resign-2]").click()
+    page.locator("[data-testid=prompt] [data-action=confirm]").click()
+    expect(page.locator("[data-testid=over] [data-action=rematch]")).to_be_visible()
+    old = page.url
+    with page.expect_navigation():
+        page.locator("[data-action=rematch]").click()
+    assert page.url != old
+    wait_synced(page)
+    expect(page.locator("[data-testid=player-top] .name")).to_contain_text("gammon-bot (beginner)")
+    expect(page.locator("[data-testid=info]")).to_contain_text("Mars")
