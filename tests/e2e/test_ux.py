@@ -75,7 +75,7 @@ def test_board_and_buttons_fit_one_screen(
         what = next_action(page)
         _assert_fits(page, size, what)
         seen.add(what)
-        if what == "over" or len(seen) >= 3 and "src" in seen:
+        if what == "over" or (len(seen) >= 3 and "src" in seen):
             break
         v = version(page)
         play_step(page, what)
