@@ -13,16 +13,91 @@ Templates write ``{{ t("Open tables") }}``; error messages stay in English (thei
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["LANGUAGES", "MESSAGES", "translator"]
+__all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "translator"]
 
 LANGUAGES: Final = ("en", "fr", "it")
+
+#: The English of the symbolic keys (``variant.standard``, ``level.expert``, ``how.drop``...):
+#: names and codes the pages show, which every language must name (a test checks it).
+ENGLISH: Final[dict[str, str]] = {
+    "variant.standard": "standard",
+    "variant.nackgammon": "nackgammon",
+    "variant.hypergammon": "hypergammon",
+    "variant.caucasian": "Caucasian",
+    "level.beginner": "beginner",
+    "level.intermediate": "intermediate",
+    "level.expert": "expert",
+    "level.world-class": "world-class",
+    "end.oin": "Oin (single games only)",
+    "end.mars": "Mars (up to gammons)",
+    "first.loser": "the loser starts",
+    "first.alternate": "players start in turn",
+    "status.waiting": "waiting",
+    "status.playing": "playing",
+    "status.finished": "finished",
+    "reason.closed": "closed",
+    "reason.left": "a player left",
+    "reason.match_over": "match over",
+    "reason.timeout": "time out",
+    "how.bear_off": "borne off",
+    "how.drop": "drop",
+    "how.resign": "resignation",
+    "how.abandon": "abandoned",
+    "how.timeout": "time out",
+    "how.draw": "draw",
+    "mark.none": "fine",
+    "mark.doubtful": "doubtful",
+    "mark.error": "error",
+    "mark.blunder": "blunder",
+}
 
 #: For each language but English, every page text (the English text is the key).
 MESSAGES: Final[dict[str, dict[str, str]]] = {
     "fr": {
+        "variant.standard": "standard",
+        "variant.nackgammon": "nackgammon",
+        "variant.hypergammon": "hypergammon",
+        "variant.caucasian": "caucasien",
+        "level.beginner": "débutant",
+        "level.intermediate": "intermédiaire",
+        "level.expert": "expert",
+        "level.world-class": "classe mondiale",
+        "end.oin": "Oin (simples seulement)",
+        "end.mars": "Mars (jusqu'aux gammons)",
+        "first.loser": "le perdant commence",
+        "first.alternate": "les joueurs commencent à tour de rôle",
+        "status.waiting": "en attente",
+        "status.playing": "en cours",
+        "status.finished": "terminée",
+        "reason.closed": "fermée",
+        "reason.left": "un joueur est parti",
+        "reason.match_over": "match terminé",
+        "reason.timeout": "temps écoulé",
+        "how.bear_off": "sortie des pions",
+        "how.drop": "refus du videau",
+        "how.resign": "abandon accepté",
+        "how.abandon": "partie abandonnée",
+        "how.timeout": "temps écoulé",
+        "how.draw": "nul",
+        "mark.none": "bon",
+        "mark.doubtful": "douteux",
+        "mark.error": "erreur",
+        "mark.blunder": "gaffe",
+        "no Crawford rule": "sans règle de Crawford",
+        "Jacoby": "Jacoby",
+        "beavers": "beavers",
+        "raccoons": "raccoons",
+        "automatic doubles": "doublés automatiques",
+        "draw with the last roll": "nul avec le dernier lancer",
+        "point": "point",
+        "game": "partie",
+        "Refused by the server": "Refusé par le serveur",
+        "0 (light checkers)": "0 (pions clairs)",
+        "1 (dark checkers)": "1 (pions foncés)",
         "Lobby": "Salon",
         "Watch": "Regarder",
         "Sign in": "Se connecter",
@@ -165,6 +240,46 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "after every move; the vertical lines start new games.": "après chaque coup ; les lignes verticales marquent les nouvelles parties.",
     },
     "it": {
+        "variant.standard": "standard",
+        "variant.nackgammon": "nackgammon",
+        "variant.hypergammon": "hypergammon",
+        "variant.caucasian": "caucasico",
+        "level.beginner": "principiante",
+        "level.intermediate": "intermedio",
+        "level.expert": "esperto",
+        "level.world-class": "campione",
+        "end.oin": "Oin (solo partite semplici)",
+        "end.mars": "Mars (fino ai gammon)",
+        "first.loser": "inizia chi perde",
+        "first.alternate": "i giocatori iniziano a turno",
+        "status.waiting": "in attesa",
+        "status.playing": "in corso",
+        "status.finished": "finita",
+        "reason.closed": "chiuso",
+        "reason.left": "un giocatore se n'è andato",
+        "reason.match_over": "match finito",
+        "reason.timeout": "tempo scaduto",
+        "how.bear_off": "uscita delle pedine",
+        "how.drop": "cubo rifiutato",
+        "how.resign": "resa",
+        "how.abandon": "partita abbandonata",
+        "how.timeout": "tempo scaduto",
+        "how.draw": "patta",
+        "mark.none": "buona",
+        "mark.doubtful": "dubbia",
+        "mark.error": "errore",
+        "mark.blunder": "grave errore",
+        "no Crawford rule": "senza regola di Crawford",
+        "Jacoby": "Jacoby",
+        "beavers": "beaver",
+        "raccoons": "raccoon",
+        "automatic doubles": "raddoppi automatici",
+        "draw with the last roll": "patta con l'ultimo tiro",
+        "point": "punto",
+        "game": "partita",
+        "Refused by the server": "Rifiutato dal server",
+        "0 (light checkers)": "0 (pedine chiare)",
+        "1 (dark checkers)": "1 (pedine scure)",
         "Lobby": "Sala",
         "Watch": "Guarda",
         "Sign in": "Accedi",
@@ -314,6 +429,182 @@ def translator(lang: str) -> Callable[[str], str]:
     table = MESSAGES.get(lang, {})
 
     def t(text: str) -> str:
-        return table.get(text, text)
+        return table.get(text) or ENGLISH.get(text, text)
 
     return t
+
+
+#: The server's refusals that people see on the pages (form validation first): the English
+#: message as a pattern, and its French and Italian with the same ``{groups}``.
+ERRORS: Final[tuple[tuple[re.Pattern[str], dict[str, str]], ...]] = tuple(
+    (re.compile(pattern), texts)
+    for pattern, texts in (
+        (
+            r"(?P<name>beaver|raccoon|jacoby) is a money-play option; it is refused in a "
+            r"(?P<n>\d+)-point match",
+            {
+                "fr": "{name} est une option des parties d'argent : refusée dans un match en {n} points",
+                "it": "{name} è un'opzione del gioco a soldi: non ammessa in un match a {n} punti",
+            },
+        ),
+        (
+            r"automatic doubles are a money-play option; refused in a (?P<n>\d+)-point match",
+            {
+                "fr": "les doublés automatiques sont une option des parties d'argent : refusés dans un match en {n} points",
+                "it": "i raddoppi automatici sono un'opzione del gioco a soldi: non ammessi in un match a {n} punti",
+            },
+        ),
+        (
+            r"stakes are per point of a money session; a match has none",
+            {
+                "fr": "la mise est par point d'une partie d'argent : un match n'en a pas",
+                "it": "la posta è per punto di una sessione a soldi: un match non ne ha",
+            },
+        ),
+        (
+            r"a staked table needs a cube limit \(or no cube\) so that the largest loss is known",
+            {
+                "fr": "une table avec mise a besoin d'une limite du videau (ou pas de videau) pour que la perte maximale soit connue",
+                "it": "un tavolo con posta ha bisogno di un limite del cubo (o di nessun cubo) perché la perdita massima sia nota",
+            },
+        ),
+        (
+            r"raccoon needs beaver",
+            {"fr": "le raccoon demande le beaver", "it": "il raccoon richiede il beaver"},
+        ),
+        (
+            r"cube_limit needs the cube",
+            {
+                "fr": "la limite du videau demande le videau",
+                "it": "il limite del cubo richiede il cubo",
+            },
+        ),
+        (
+            r"beaver, raccoon and automatic doubles need the cube",
+            {
+                "fr": "beaver, raccoon et doublés automatiques demandent le videau",
+                "it": "beaver, raccoon e raddoppi automatici richiedono il cubo",
+            },
+        ),
+        (
+            r"the (?P<variant>[\w-]+) variant is played without a cube",
+            {
+                "fr": "la variante {variant} se joue sans videau",
+                "it": "la variante {variant} si gioca senza cubo",
+            },
+        ),
+        (
+            r"match_length (?P<n>\d+) is too long \(at most 255\)",
+            {
+                "fr": "un match en {n} points est trop long (255 au plus)",
+                "it": "un match a {n} punti è troppo lungo (al massimo 255)",
+            },
+        ),
+        (
+            r"(?P<name>\w+) must be an integer|(?P<name2>\w+) must be a non-negative integer, got .*",
+            {
+                "fr": "{name} doit être un nombre entier positif ou nul",
+                "it": "{name} deve essere un numero intero non negativo",
+            },
+        ),
+        (
+            r"(?P<name>[\w ]+) must be a number of seconds|clock (?P<name2>\w+) must be 0\.\.86400 seconds, got .*",
+            {
+                "fr": "{name} : un nombre de secondes entre 0 et 86400",
+                "it": "{name}: un numero di secondi tra 0 e 86400",
+            },
+        ),
+        (
+            r"a user name is 3 to 20 letters, digits, '_' or '-'",
+            {
+                "fr": "un nom d'utilisateur a de 3 à 20 lettres, chiffres, « _ » ou « - »",
+                "it": "un nome utente ha da 3 a 20 lettere, cifre, '_' o '-'",
+            },
+        ),
+        (
+            r"user names starting with 'guest-' are kept for guests",
+            {
+                "fr": "les noms commençant par « guest- » sont réservés aux invités",
+                "it": "i nomi che iniziano con 'guest-' sono riservati agli ospiti",
+            },
+        ),
+        (
+            r"a password has 8 to 200 characters",
+            {
+                "fr": "un mot de passe a de 8 à 200 caractères",
+                "it": "una password ha da 8 a 200 caratteri",
+            },
+        ),
+        (
+            r"wrong user name or password",
+            {
+                "fr": "nom d'utilisateur ou mot de passe incorrect",
+                "it": "nome utente o password errati",
+            },
+        ),
+        (
+            r"the user name (?P<name>.+) is taken",
+            {"fr": "le nom {name} est déjà pris", "it": "il nome {name} è già in uso"},
+        ),
+        (
+            r"too many .+; wait a minute",
+            {
+                "fr": "trop d'essais depuis cette adresse : attendez une minute",
+                "it": "troppi tentativi da questo indirizzo: aspetta un minuto",
+            },
+        ),
+        (
+            r"your balance (?P<balance>\d+) does not cover this table's stake x cube limit x "
+            r"end coefficient = (?P<need>\d+)",
+            {
+                "fr": "votre solde {balance} ne couvre pas mise x limite du videau x coefficient de fin = {need}",
+                "it": "il tuo saldo {balance} non copre posta x limite del cubo x coefficiente di fine = {need}",
+            },
+        ),
+        (
+            r"bot_level must be one of .*",
+            {"fr": "niveau du robot inconnu", "it": "livello del robot sconosciuto"},
+        ),
+        (
+            r"no such table",
+            {"fr": "cette table n'existe pas", "it": "questo tavolo non esiste"},
+        ),
+        (
+            r"the table is finished",
+            {"fr": "la table est terminée", "it": "il tavolo è chiuso"},
+        ),
+        (
+            r"seat (?P<seat>\d) is taken",
+            {"fr": "la place {seat} est prise", "it": "il posto {seat} è occupato"},
+        ),
+        (
+            r"sign in first",
+            {"fr": "connectez-vous d'abord", "it": "accedi prima"},
+        ),
+    )
+)
+
+#: What an untranslated refusal says before the server's own (English) words.
+_UNTRANSLATED: Final = {"fr": "Refusé par le serveur", "it": "Rifiutato dal server"}
+
+
+def error_text(lang: str, message: str) -> tuple[str, bool]:
+    """A server refusal in ``lang``: ``(text, translated)``.
+
+    >>> error_text("fr", "raccoon needs beaver")
+    ('le raccoon demande le beaver', True)
+    >>> error_text("it", "beaver is a money-play option; it is refused in a 5-point match")
+    ("beaver è un'opzione del gioco a soldi: non ammessa in un match a 5 punti", True)
+    >>> error_text("en", "raccoon needs beaver")
+    ('raccoon needs beaver', True)
+    >>> error_text("fr", "something new")
+    ('something new', False)
+    """
+    if lang not in _UNTRANSLATED:
+        return message, True
+    for pattern, texts in ERRORS:
+        found = pattern.fullmatch(message)
+        if found:
+            groups = {k.rstrip("2"): v for k, v in found.groupdict().items() if v is not None}
+            return texts[lang].format(**groups), True
+    return message, False

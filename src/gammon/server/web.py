@@ -41,7 +41,7 @@ from gammon.server.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_equal
 from gammon.server.bots import BOT_LEVELS, bots_available
 from gammon.server.forms import table_request
 from gammon.server.hub import TABLE_ID, TableRequest
-from gammon.server.i18n import LANGUAGES, translator
+from gammon.server.i18n import LANGUAGES, error_text, translator
 from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, ServerError, http_status
 from gammon.server.table import DICE_SCHEME
 from gammon.server.views import table_summary
@@ -214,6 +214,7 @@ async def _page(
         "lang": lang,
         "languages": LANGUAGES,
         "t": translator(lang),
+        "error_text": lambda message: error_text(lang, message),
         "server": SERVER_NAME,
         **context,
     }
@@ -251,31 +252,117 @@ def _listing(row: TableRow) -> dict[str, Any]:
     }
 
 
+def _live(ctx: Context, row: TableRow) -> dict[str, Any] | None:
+    """A live table for the lobby with its score (from the table's actor when this process
+    has it), or None for a game against the bot that its person has left: nobody is
+    playing there (it goes on, and ends, when they come back)."""
+    listing = _listing(row)
+    actor = ctx.hub.actors.get(row.id)
+    state = actor.state if actor is not None else None
+    if actor is None or state is None:
+        return listing
+    if state.status != "playing":
+        return None
+    match = state.match
+    if match is not None:
+        listing["score"] = list(match.score)
+        listing["game"] = match.game.number
+    kinds = [seat.kind if seat is not None else None for seat in state.seats]
+    if "bot" in kinds:
+        humans = [seat for seat in state.seats if seat is not None and seat.kind != "bot"]
+        if humans and not any(c.joined and c.user_id == humans[0].user_id for c in actor.conns):
+            return None
+    return listing
+
+
+async def _lobby_tables(ctx: Context, limit: int) -> dict[str, list[dict[str, Any]]]:
+    waiting = await ctx.db.run(lambda: ctx.store.list_tables(["waiting"], limit=limit))
+    playing = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=limit))
+    live = [item for item in (_live(ctx, row) for row in playing) if item is not None]
+    return {"open": [_listing(t) for t in waiting], "live": live}
+
+
 # ---------------------------------------------------------------------- pages
 
 
-async def lobby(request: Request) -> Response:
-    ctx = _ctx(request)
-    waiting = await ctx.db.run(lambda: ctx.store.list_tables(["waiting"], limit=50))
-    live = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=50))
+#: The create-table form's fields as first shown (checkboxes: checked or not).
+FORM_DEFAULTS: Final[dict[str, str | bool]] = {
+    "variant": "standard",
+    "match_length": "5",
+    "stake": "0",
+    "end_setting": "cox",
+    "first_move": "rolloff",
+    "draw_last_roll": False,
+    "cube": True,
+    "cube_limit": "",
+    "crawford": True,
+    "jacoby": False,
+    "beaver": False,
+    "raccoon": False,
+    "automatic_doubles": "0",
+    "clock": False,
+    "clock_delay": "12",
+    "clock_reserve_base": "60",
+    "clock_reserve_per_point": "60",
+    "seat": "0",
+    "opponent": "human",
+    "bot_level": "intermediate",
+    "private": False,
+}
+
+
+def _form_values(data: Mapping[str, str] | None) -> dict[str, str | bool]:
+    """The create-table form's values: the defaults, or what was sent (to show it again)."""
+    if data is None:
+        return dict(FORM_DEFAULTS)
+    return {
+        name: (name in data and data[name] not in ("", "off"))
+        if isinstance(default, bool)
+        else str(data.get(name, default))[:40]
+        for name, default in FORM_DEFAULTS.items()
+    }
+
+
+async def lobby(
+    request: Request,
+    form: Mapping[str, str] | None = None,
+    error: ServerError | None = None,
+) -> Response:
+    tables = await _lobby_tables(_ctx(request), 50)
     return await _page(
         request,
         "lobby.html",
         {
-            "open_tables": [_listing(t) for t in waiting],
-            "live_tables": [_listing(t) for t in live],
+            "open_tables": tables["open"],
+            "live_tables": tables["live"],
             "variants": sorted(VARIANTS),
             "cube_limits": CUBE_LIMITS,
             "bot_levels": BOT_LEVELS,
             "bots": bots_available(),
+            "f": _form_values(form),
+            "error": error,
         },
+        http_status(error.code) if error is not None else 200,
+    )
+
+
+async def lobby_page(request: Request) -> Response:
+    return await lobby(request)
+
+
+async def lobby_lists(request: Request) -> Response:
+    """The lobby's two lists as an HTML fragment: the lobby page swaps it in every few seconds."""
+    tables = await _lobby_tables(_ctx(request), 50)
+    return await _page(
+        request,
+        "_lobby_lists.html",
+        {"open_tables": tables["open"], "live_tables": tables["live"]},
     )
 
 
 async def watch(request: Request) -> Response:
-    ctx = _ctx(request)
-    live = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=200))
-    return await _page(request, "watch.html", {"live_tables": [_listing(t) for t in live]})
+    tables = await _lobby_tables(_ctx(request), 200)
+    return await _page(request, "watch.html", {"live_tables": tables["live"]})
 
 
 async def signup_page(request: Request) -> Response:
@@ -376,11 +463,12 @@ async def create_table(request: Request) -> Response:
     data = {k: v for k, v in form.multi_items() if isinstance(v, str)}
     try:
         req = table_request(data, form=True)
+        _may_create(request)  # the table's allowance first: a refused guest then leaves nothing
+        user, token = await _user_or_guest(request)
+        state = await _ctx(request).hub.create_table(user, req)
     except ServerError as exc:
-        return await _error_page(request, exc)
-    _may_create(request)  # the table's allowance first: a refused guest then leaves nothing
-    user, token = await _user_or_guest(request)
-    state = await _ctx(request).hub.create_table(user, req)
+        # the form again, as it was filled in, with the reason above it
+        return await lobby(request, data, exc)
     response = _redirect(f"/table/{state.id}")
     if token is not None:
         _set_session_cookie(request, response, token)
@@ -729,12 +817,7 @@ async def api_ledger(request: Request) -> Response:
 
 
 async def api_tables(request: Request) -> Response:
-    ctx = _ctx(request)
-    waiting = await ctx.db.run(lambda: ctx.store.list_tables(["waiting"], limit=100))
-    live = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=100))
-    return JSONResponse(
-        {"open": [_listing(t) for t in waiting], "live": [_listing(t) for t in live]}
-    )
+    return JSONResponse(await _lobby_tables(_ctx(request), 100))
 
 
 async def api_table(request: Request) -> Response:
@@ -844,8 +927,9 @@ def exception_handlers() -> dict[Any, Callable[[Request, Exception], Awaitable[R
 def routes() -> list[Route]:
     """Every HTTP route."""
     return [
-        Route("/", lobby, methods=["GET"]),
+        Route("/", lobby_page, methods=["GET"]),
         Route("/watch", watch, methods=["GET"]),
+        Route("/lobby/tables", lobby_lists, methods=["GET"]),
         Route("/signup", signup_page, methods=["GET"]),
         Route("/signup", signup, methods=["POST"]),
         Route("/signin", signin_page, methods=["GET"]),

@@ -1,0 +1,39 @@
+// The lobby's lists of open tables and live games, kept up to date: every 5 s (while the tab
+// is visible) the page asks the server for the lists again (GET /lobby/tables, an HTML
+// fragment rendered like the page itself) and swaps them in when they changed.
+
+const PERIOD_MS = 5000;
+
+function start() {
+  const box = document.getElementById("lobby-lists");
+  if (!box || !box.dataset.src) return;
+  const url = new URL(box.dataset.src, location.href);
+  const lang = new URLSearchParams(location.search).get("lang");
+  if (lang) url.searchParams.set("lang", lang);
+  let last = "";
+  let busy = false;
+  const refresh = () => {
+    if (busy || document.visibilityState !== "visible") return;
+    // a visitor half-way through a Sit click keeps the list they see
+    if (box.contains(document.activeElement) && document.activeElement.tagName === "BUTTON") return;
+    busy = true;
+    fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then((r) => (r.ok ? r.text() : null))
+      .then((html) => {
+        if (html === null || html === last) return;
+        last = html;
+        const doc = new DOMParser().parseFromString(`<div>${html}</div>`, "text/html");
+        box.replaceChildren(...doc.body.firstElementChild.childNodes);
+        box.dataset.updated = String(Date.now());
+      })
+      .catch((err) => console.warn("gammon: the lobby could not refresh", err))
+      .finally(() => {
+        busy = false;
+      });
+  };
+  setInterval(refresh, PERIOD_MS);
+  document.addEventListener("visibilitychange", refresh);
+  window.gammonLobbyRefresh = refresh; // for the browser tests
+}
+
+start();

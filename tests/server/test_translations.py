@@ -1,0 +1,276 @@
+"""Issue #11: every string the site shows is in English, French and Italian; forms keep what
+was typed and say what was wrong, in the visitor's language; the lobby shows every option and
+the live scores.
+
+The untranslated-string tests: the pages rendered in French and Italian must not show any
+English text that has a translation (every text node is compared with the catalogues), the
+templates must not hold bare English outside ``t()``, every name the pages build from data
+(variants, bot levels, statuses, end reasons, analysis marks, error codes) must be in every
+catalogue, and every key the browser code uses must exist in its three languages.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import get_args
+
+import httpx
+import pytest
+
+from gammon import VARIANTS
+from gammon.match.state import EndReason
+from gammon.server.analysis import ANALYSIS_LEVELS
+from gammon.server.bots import BOT_LEVELS
+from gammon.server.i18n import ENGLISH, LANGUAGES, MESSAGES, error_text, translator
+from gammon.server.protocol import HTTP_STATUS
+from serverkit import RunningServer
+
+ROOT = Path(__file__).parents[2] / "src" / "gammon" / "server"
+TEMPLATES = ROOT / "templates"
+STATIC = ROOT / "static"
+
+#: Words that are the same in every language (names, notation, units).
+SAME = {"gammon", "Backgammon", "PR", "mEMG", "JSON", "SGF", "XGID", "EN", "FR", "IT", "s", "vs"}
+
+#: The names the pages build from data, by family.
+NAMES = {
+    "variant": sorted(VARIANTS),
+    "level": sorted({*BOT_LEVELS, *ANALYSIS_LEVELS}),
+    "end": ["oin", "mars"],
+    "first": ["loser", "alternate"],
+    "status": ["waiting", "playing", "finished"],
+    "reason": ["closed", "left", "match_over", "timeout"],
+    "how": list(get_args(EndReason)),
+    "mark": ["none", "doubtful", "error", "blunder"],
+}
+
+
+def _js_catalogue() -> dict[str, dict[str, str]]:
+    text = (STATIC / "game" / "i18n.js").read_text(encoding="utf-8")
+    out: dict[str, dict[str, str]] = {}
+    for lang in LANGUAGES:
+        start = text.index(f"const {lang} = {{")
+        body = text[start : text.index("\n};", start)]
+        out[lang] = dict(re.findall(r'^  "([^"]+)": "((?:[^"\\]|\\.)*)",$', body, re.MULTILINE))
+    return out
+
+
+def test_every_name_built_from_data_is_in_every_catalogue() -> None:
+    js = _js_catalogue()
+    for family, names in NAMES.items():
+        for name in names:
+            key = f"{family}.{name}"
+            assert key in ENGLISH, f"no English for {key}"
+            for lang in LANGUAGES[1:]:
+                assert key in MESSAGES[lang], f"{lang} lacks {key}"
+    for family in ("variant", "level"):
+        for name in NAMES[family]:
+            if family == "level" and name not in BOT_LEVELS:
+                continue
+            for lang in LANGUAGES:
+                assert f"{family}.{name}" in js[lang], f"i18n.js {lang} lacks {family}.{name}"
+    for code in HTTP_STATUS:
+        for lang in LANGUAGES:
+            assert f"error.{code}" in js[lang], f"i18n.js {lang} lacks error.{code}"
+
+
+def test_every_key_the_browser_code_uses_exists_in_three_languages() -> None:
+    js = _js_catalogue()
+    assert js["en"].keys() == js["fr"].keys() == js["it"].keys()
+    used: set[str] = set()
+    for path in STATIC.rglob("*.js"):
+        code = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.MULTILINE)
+        used |= set(re.findall(r'\bt\(\s*"([^"]+)"', code))
+    assert len(used) > 100
+    missing = sorted(used - js["en"].keys())
+    assert not missing, missing
+
+
+class _Text(HTMLParser):
+    """The visible text nodes of a page (not scripts, styles, code, nor ``lang=en`` parts)."""
+
+    SKIP = frozenset({"script", "style", "code", "title"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, bool]] = []
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in {"br", "input", "meta", "link", "img", "hr"}:
+            return
+        english = dict(attrs).get("lang") == "en" and tag != "html"
+        self.stack.append((tag, english or tag in self.SKIP))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if any(skip for _tag, skip in self.stack):
+            return
+        text = " ".join(data.split())
+        if text:
+            self.texts.append(text)
+
+
+def _english_with_a_translation(lang: str) -> set[str]:
+    t = translator(lang)
+    english = {k for k, v in MESSAGES[lang].items() if k not in ENGLISH and v != k}
+    english |= {v for k, v in ENGLISH.items() if t(k) != v}
+    return {e for e in english if e not in SAME and len(e) > 1}
+
+
+def _untranslated(html: str, lang: str) -> list[str]:
+    parser = _Text()
+    parser.feed(html)
+    english = _english_with_a_translation(lang)
+    pieces = set()
+    for text in parser.texts:
+        pieces.add(text)
+        pieces |= {p.strip(" ·,:;()") for p in re.split(r"[·,:;()]", text)}
+    return sorted(p for p in pieces if p in english)
+
+
+def _csrf(html: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert found
+    return found.group(1)
+
+
+def test_the_detector_finds_english() -> None:
+    page = "<p>Open tables</p><p lang='en'>Sign in</p><code>Lobby</code><p>Partie · Live games</p>"
+    assert _untranslated(page, "fr") == ["Live games", "Open tables"]
+    assert _untranslated("<td>Caucasian</td>", "it") == ["Caucasian"]
+
+
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_pages_in_french_and_italian_show_no_english(server: RunningServer, lang: str) -> None:
+    with httpx.Client(base_url=server.url, timeout=20, cookies={"gammon_lang": lang}) as web:
+        token = _csrf(web.get("/").text)
+        made = web.post(
+            "/tables",
+            data={
+                "csrf_token": token,
+                "variant": "nackgammon",
+                "match_length": "0",
+                "stake": "1",
+                "cube": "on",
+                "cube_limit": "8",
+                "jacoby": "on",
+                "beaver": "on",
+                "end_setting": "mars",
+                "first_move": "loser",
+                "draw_last_roll": "on",
+                "clock": "on",
+                "opponent": "human",
+            },
+        )
+        assert made.status_code == 303, made.text
+        table = made.headers["location"].rsplit("/", 1)[1]
+        pages = {
+            "lobby": web.get("/"),
+            "watch": web.get("/watch"),
+            "signup": web.get("/signup"),
+            "signin": web.get("/signin"),
+            "account": web.get("/account"),
+            "match": web.get(f"/matches/{table}"),
+            "table": web.get(f"/table/{table}"),
+            "bad form": web.post(
+                "/tables",
+                data={"csrf_token": _csrf(web.get("/").text), "match_length": "5", "beaver": "on"},
+            ),
+            "bad sign-up": web.post(
+                "/signup",
+                data={
+                    "csrf_token": _csrf(web.get("/signup").text),
+                    "username": "x",
+                    "password": "p",
+                },
+            ),
+        }
+        for name, page in pages.items():
+            assert f'lang="{lang}"' in page.text, name
+            assert not _untranslated(page.text, lang), (name, _untranslated(page.text, lang))
+        # the lobby lists the table with every option, by their names in the language
+        lobby = unescape(pages["lobby"].text)
+        t = translator(lang)
+        for key in ("variant.nackgammon", "end.mars", "first.loser", "draw with the last roll"):
+            assert t(key) in lobby, key
+
+
+def test_templates_hold_no_bare_english() -> None:
+    allowed = SAME | {"PR", "mEMG", "Jellyfish", "gnubg", "openssl"}
+    for page in TEMPLATES.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        text = re.sub(r"\{% block body_attrs %\}.*?\{% endblock %\}", " ", text)
+        text = re.sub(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", " ", text, flags=re.DOTALL)
+        text = re.sub(r"<(script|style|code)\b.*?</\1>", " ", text, flags=re.DOTALL)
+        text = re.sub(r"<[^>]*>", " ", text)
+        words = {w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", text) if w not in allowed}
+        words = {w for w in words if not re.fullmatch(r"\d*-?ply", w)}
+        assert not words, (page.name, sorted(words))
+
+
+def test_server_refusals_are_translated() -> None:
+    assert error_text("fr", "a password has 8 to 200 characters") == (
+        "un mot de passe a de 8 à 200 caractères",
+        True,
+    )
+    assert error_text("it", "stakes are per point of a money session; a match has none")[1]
+    assert error_text("fr", "unheard of") == ("unheard of", False)
+
+
+def test_a_refused_form_comes_back_filled_in_with_the_reason(server: RunningServer) -> None:
+    with httpx.Client(base_url=server.url, timeout=20, cookies={"gammon_lang": "fr"}) as web:
+        token = _csrf(web.get("/").text)
+        bad = web.post(
+            "/tables",
+            data={
+                "csrf_token": token,
+                "variant": "nackgammon",
+                "match_length": "7",
+                "beaver": "on",
+                "cube": "on",
+                "end_setting": "oin",
+                "first_move": "alternate",
+                "clock": "on",
+                "clock_delay": "9",
+                "seat": "1",
+                "private": "on",
+            },
+        )
+        assert bad.status_code == 400
+        html = unescape(bad.text)
+        assert 'data-testid="form-error"' in html
+        assert "beaver est une option des parties d'argent" in html
+        assert 'id="create-table"' in html  # the lobby's form, not an error page
+        assert re.search(r'<option value="nackgammon" selected>', html)
+        assert 'name="match_length" min="0" max="255" value="7"' in html
+        assert re.search(r'name="beaver" checked', html)
+        assert not re.search(r'name="crawford" checked', html)  # it was not sent: unticked
+        assert re.search(r'<option value="oin" selected>', html)
+        assert re.search(r'<option value="alternate" selected>', html)
+        assert 'name="clock_delay" min="0" step="any" value="9"' in html
+        assert re.search(r'<option value="1" selected>', html)
+        assert re.search(r'name="private" checked', html)
+
+        signup = web.post(
+            "/signup", data={"csrf_token": _csrf(web.get("/signup").text), "username": "ab"}
+        )
+        assert signup.status_code == 400
+        assert "un nom d'utilisateur a de 3 à 20 lettres" in unescape(signup.text)
+        assert 'value="ab"' in signup.text
+
+
+def test_the_lobby_lists_refresh_as_a_fragment(server: RunningServer) -> None:
+    with httpx.Client(base_url=server.url, timeout=20) as web:
+        lobby = web.get("/")
+        assert 'id="lobby-lists"' in lobby.text and "/static/lobby.js" in lobby.text
+        fragment = web.get("/lobby/tables")
+        assert fragment.status_code == 200
+        assert "<html" not in fragment.text and "Open tables" in fragment.text
