@@ -343,3 +343,102 @@ def test_rematch_against_the_bot(
     wait_synced(page)
     expect(page.locator("[data-testid=player-top] .name")).to_contain_text("gammon-bot (beginner)")
     expect(page.locator("[data-testid=info]")).to_contain_text("Mars")
+
+
+def test_the_lobby_updates_by_itself(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    watcher = browse.page(server.url, "desktop", "watcher")
+    watcher.goto("/")
+    alice = browse.page(server.url, "desktop", "alice")
+    sign_up(alice)
+    table = create_table(
+        alice, opponent="bot", bot_level="beginner", match_length=1, end_setting="mars"
+    )
+    bob = browse.page(server.url, "phone", "bob")
+    sign_up(bob)
+    waiting = create_table(
+        bob, opponent="human", match_length=0, stake=1, cube_limit=4, beaver=True, jacoby=True
+    )
+
+    # without a reload: the live game with its score, the open table with every option
+    live = watcher.locator(f"#live-tables li[data-table='{table}']")
+    expect(live).to_be_visible(timeout=15000)
+    expect(live.locator("[data-testid=live-score]")).to_contain_text("0–0")
+    expect(live).to_contain_text("Mars (up to gammons)")
+    row = watcher.locator(f"#open-tables tr[data-table='{waiting}']")
+    expect(row).to_be_visible(timeout=15000)
+    for text in ("money", "stake 1", "cube to 4", "Jacoby", "beavers"):
+        expect(row).to_contain_text(text)
+
+    # the match ends (a resignation the bot accepts): the game leaves "Live games"
+    while not has(alice, "[data-action=resign]"):
+        play_step(alice, next_action(alice))
+    alice.locator("[data-action=resign]").click()
+    alice.locator("[data-action=resign-2]").click()
+    alice.locator("[data-testid=prompt] [data-action=confirm]").click()
+    expect(alice.locator("[data-testid=over]")).to_be_visible()
+    expect(live).to_have_count(0, timeout=15000)
+
+    # a bot game its person has left is not "live" either
+    carol = browse.page(server.url, "desktop", "carol")
+    sign_up(carol)
+    left = create_table(carol, opponent="bot", bot_level="beginner", match_length=3)
+    expect(watcher.locator(f"#live-tables li[data-table='{left}']")).to_be_visible(timeout=15000)
+    carol.goto("/watch")
+    expect(watcher.locator(f"#live-tables li[data-table='{left}']")).to_have_count(0, timeout=15000)
+
+
+#: The visible text of the game page and the English strings that have another translation.
+_ENGLISH_LEFT = """async (lang) => {
+  const m = await import('/static/game/i18n.js');
+  const en = m.STRINGS.en, other = m.STRINGS[lang];
+  const english = new Set();
+  for (const [k, v] of Object.entries(en)) if (other[k] !== v) english.add(v);
+  const out = [];
+  const walk = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      const text = node.textContent.trim();
+      if (text && english.has(text)) out.push(text);
+      return;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    if (node.hidden || node.closest('[lang=en]:not(html)') || ['SCRIPT', 'STYLE', 'CODE'].includes(node.tagName)) return;
+    const style = getComputedStyle(node);
+    if (style.display === 'none' || style.visibility === 'hidden') return;
+    for (const child of node.childNodes) walk(child);
+  };
+  walk(document.body);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_the_game_page_has_no_english_left(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any], lang: str
+) -> None:
+    page = browse.page(server.url, "desktop", "alice")
+    sign_up(page)
+    create_table(page, opponent="bot", bot_level="beginner", match_length=1)
+    page.locator(f"[data-testid=langs] a[data-lang={lang}]").click()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    for checked in range(30):
+        what = next_action(page)
+        left = page.evaluate(_ENGLISH_LEFT, lang)
+        assert not left, (what, left)
+        if what == "over" or checked >= 8:
+            break
+        v = version(page)
+        play_step(page, what)
+        if what in ("roll", "confirm", "forced"):
+            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    while not has(page, "[data-action=resign]"):
+        play_step(page, next_action(page))
+    page.locator("[data-action=resign]").click()
+    assert not page.evaluate(_ENGLISH_LEFT, lang)
+    page.locator("[data-action=resign-1]").click()
+    assert not page.evaluate(_ENGLISH_LEFT, lang)
+    page.locator("[data-testid=prompt] [data-action=confirm]").click()
+    expect(page.locator("[data-testid=over]")).to_be_visible()
+    assert not page.evaluate(_ENGLISH_LEFT, lang)
+    shot(page, f"ux-over-{lang}")
