@@ -422,6 +422,8 @@ def test_the_game_page_has_no_english_left(
     create_table(page, opponent="bot", bot_level="beginner", match_length=1)
     page.locator(f"[data-testid=langs] a[data-lang={lang}]").click()
     expect(page.locator("html")).to_have_attribute("lang", lang)
+    level = {"fr": "débutant", "it": "principiante"}[lang]
+    expect(page.locator("[data-testid=player-top] .name")).to_have_text(f"gammon-bot ({level})")
     for checked in range(30):
         what = next_action(page)
         left = page.evaluate(_ENGLISH_LEFT, lang)

@@ -58,6 +58,8 @@ ENGLISH: Final[dict[str, str]] = {
 #: For each language but English, every page text (the English text is the key).
 MESSAGES: Final[dict[str, dict[str, str]]] = {
     "fr": {
+        "3 to 20 letters, digits, _ or -": "3 à 20 lettres, chiffres, _ ou -",
+        "8 characters or more": "8 caractères ou plus",
         "variant.standard": "standard",
         "variant.nackgammon": "nackgammon",
         "variant.hypergammon": "hypergammon",
@@ -240,6 +242,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "after every move; the vertical lines start new games.": "après chaque coup ; les lignes verticales marquent les nouvelles parties.",
     },
     "it": {
+        "3 to 20 letters, digits, _ or -": "da 3 a 20 lettere, cifre, _ o -",
+        "8 characters or more": "8 caratteri o più",
         "variant.standard": "standard",
         "variant.nackgammon": "nackgammon",
         "variant.hypergammon": "hypergammon",

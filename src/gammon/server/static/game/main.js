@@ -34,6 +34,16 @@ function wsUrl(path) {
   return url.href;
 }
 
+// A seat's name as shown: the server names its bots "gammon-bot (LEVEL)", in English; the
+// level is shown in the page's language.
+function displayName(seat) {
+  if (!seat || !seat.name) return null;
+  if (seat.kind === "bot" && seat.level && seat.name === `gammon-bot (${seat.level})` && hasKey(`level.${seat.level}`)) {
+    return `gammon-bot (${t(`level.${seat.level}`)})`;
+  }
+  return seat.name;
+}
+
 class GamePage {
   constructor(root) {
     this.root = root;
@@ -193,7 +203,7 @@ class GamePage {
 
   names() {
     const seats = (this.state && this.state.table && this.state.table.seats) || [null, null];
-    return [0, 1].map((s) => (seats[s] && seats[s].name) || (this.match && this.match.players ? this.match.players[s] : null) || "—");
+    return [0, 1].map((s) => displayName(seats[s]) || (this.match && this.match.players ? this.match.players[s] : null) || "—");
   }
 
   // ------------------------------------------------------------------ connection
@@ -774,11 +784,12 @@ class GamePage {
     }
     const online = info.kind === "bot" || info.online !== false;
     children.push(h("span", { class: `dot ${online ? "on" : "off"}`, title: t(online ? "seat.online" : "seat.offline") }));
-    children.push(h("span", { class: "name", "data-testid": `name-${seat}` }, info.name));
+    const shown = displayName(info);
+    children.push(h("span", { class: "name", "data-testid": `name-${seat}`, title: shown }, shown));
     if (seat === this.mySeat) children.push(h("span", { class: "tag" }, t("seat.you")));
     children.push(h("span", { class: "tag colour", "data-testid": `colour-${seat}` }, t(seat === 0 ? "color.light" : "color.dark")));
     if (info.kind === "bot") {
-      const plain = !info.level || info.name.includes(info.level);
+      const plain = !info.level || shown !== info.name || info.name.includes(info.level);
       children.push(h("span", { class: "tag" }, plain ? t("seat.bot_plain") : t("seat.bot", { level: t(`level.${info.level}`) })));
     } else if (info.kind === "guest") {
       children.push(h("span", { class: "tag" }, t("seat.guest")));
