@@ -7,7 +7,6 @@ foreign ``Origin`` is refused as well.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import importlib.util
@@ -513,9 +512,6 @@ def rematch_id(table_id: str) -> str:
     return base64.urlsafe_b64encode(digest).decode()[:12]
 
 
-_rematch_locks: dict[str, asyncio.Lock] = {}
-
-
 async def _rematch(request: Request, user: UserRow, table_id: str) -> str:
     """Create (or join) the rematch of a finished table; returns the new table's id."""
     actor = await _actor(request, table_id)
@@ -529,23 +525,25 @@ async def _rematch(request: Request, user: UserRow, table_id: str) -> str:
     other = state.seats[1 - seat]
     new_id = rematch_id(table_id)
     hub = _ctx(request).hub
-    lock = _rematch_locks.setdefault(new_id, asyncio.Lock())
-    try:
-        async with lock:
+    existing = await hub.get(new_id)
+    if existing is None:
+        req = TableRequest(
+            state.options,
+            seat,
+            "bot" if other is not None and other.kind == "bot" else "human",
+            (other.level if other is not None and other.level else "intermediate"),
+            state.private,
+            table_id=new_id,
+        )
+        try:
+            await hub.create_table(user, req)
+            return new_id
+        except ServerError:
+            raise
+        except Exception:  # the other player made it at the same moment: join it
             existing = await hub.get(new_id)
             if existing is None:
-                req = TableRequest(
-                    state.options,
-                    seat,
-                    "bot" if other is not None and other.kind == "bot" else "human",
-                    (other.level if other is not None and other.level else "intermediate"),
-                    state.private,
-                    table_id=new_id,
-                )
-                await hub.create_table(user, req)
-                return new_id
-    finally:
-        _rematch_locks.pop(new_id, None)
+                raise
     new_state = existing.state
     assert new_state is not None
     if new_state.seat_of(user.id) is None:
