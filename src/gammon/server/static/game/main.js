@@ -1138,9 +1138,11 @@ class GamePage {
     return o.match_length ? 0 : o.stake || 0;
   }
 
-  // The most a game can be worth in cubes: 1 (Oin), 2 (Mars) or 3 (Cox).
-  maxResult() {
+  // The most a game can be worth in cubes: 1 (Oin), 2 (Mars) or 3 (Cox); 1 under the Jacoby
+  // rule while the cube is centred (`centred`: whether it still is when the game is scored).
+  maxResult(centred = false) {
     const o = (this.state && this.state.table && this.state.table.options) || {};
+    if (centred && o.jacoby && !o.match_length) return 1;
     return o.end_setting === "oin" ? 1 : o.end_setting === "mars" ? 2 : 3;
   }
 
@@ -1176,7 +1178,7 @@ class GamePage {
   abandonText() {
     const g = this.match.game;
     const value = g.cube.value;
-    const max = this.maxResult();
+    const max = this.maxResult(g.cube.owner === null || g.cube.owner === undefined);
     return max > 1 ? t("ask.abandon_risk", { risk: this.risk(value), max: this.risk(value * max) }) : t("ask.abandon_risk1", { risk: this.risk(value) });
   }
 
