@@ -413,11 +413,11 @@ _ENGLISH_LEFT = """async (lang) => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["fr", "it"])
+@pytest.mark.parametrize(("lang", "size"), [("fr", "phone"), ("it", "desktop")])
 def test_the_game_page_has_no_english_left(
-    server: GammonServer, browse: Browse, expect: Callable[..., Any], lang: str
+    server: GammonServer, browse: Browse, expect: Callable[..., Any], lang: str, size: str
 ) -> None:
-    page = browse.page(server.url, "desktop", "alice")
+    page = browse.page(server.url, size, "alice")
     sign_up(page)
     create_table(page, opponent="bot", bot_level="beginner", match_length=1)
     page.locator(f"[data-testid=langs] a[data-lang={lang}]").click()
@@ -438,8 +438,10 @@ def test_the_game_page_has_no_english_left(
         play_step(page, next_action(page))
     page.locator("[data-action=resign]").click()
     assert not page.evaluate(_ENGLISH_LEFT, lang)
+    _assert_fits(page, size, f"resign menu in {lang}")  # longer words, still one screen
     page.locator("[data-action=resign-1]").click()
     assert not page.evaluate(_ENGLISH_LEFT, lang)
+    _assert_fits(page, size, f"prompt in {lang}")
     page.locator("[data-testid=prompt] [data-action=confirm]").click()
     expect(page.locator("[data-testid=over]")).to_be_visible()
     assert not page.evaluate(_ENGLISH_LEFT, lang)
