@@ -12,6 +12,7 @@ catalogue, and every key the browser code uses must exist in its three languages
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -26,7 +27,7 @@ from gammon.server.analysis import ANALYSIS_LEVELS
 from gammon.server.bots import BOT_LEVELS
 from gammon.server.i18n import ENGLISH, LANGUAGES, MESSAGES, error_text, translator
 from gammon.server.protocol import HTTP_STATUS
-from serverkit import RunningServer
+from serverkit import Player, RunningServer, start_pair, wait_state
 
 ROOT = Path(__file__).parents[2] / "src" / "gammon" / "server"
 TEMPLATES = ROOT / "templates"
@@ -274,3 +275,22 @@ def test_the_lobby_lists_refresh_as_a_fragment(server: RunningServer) -> None:
         fragment = web.get("/lobby/tables")
         assert fragment.status_code == 200
         assert "<html" not in fragment.text and "Open tables" in fragment.text
+
+
+def test_a_finished_match_page_names_how_each_game_ended(
+    players: Callable[[], Player], server: RunningServer
+) -> None:
+    pair = start_pair(players, match_length=1)
+    seat = pair.to_act()
+    ws, other = pair.ws(seat), pair.ws(1 - seat)
+    state = wait_state(ws, lambda s: "resign" in s["you"]["allowed"])
+    assert ws.reply({"type": "resign", "level": 2, "version": state["version"]})["type"] == "ack"
+    state = wait_state(other, lambda s: "accept_resign" in s["you"]["allowed"])
+    assert other.reply({"type": "accept_resign", "version": state["version"]})["type"] == "ack"
+    wait_state(ws, lambda s: s["table"]["status"] == "finished")
+    for lang in ("fr", "it"):
+        page = httpx.get(f"{server.url}/matches/{pair.table}?lang={lang}", timeout=20).text
+        assert not _untranslated(page, lang), _untranslated(page, lang)
+        t = translator(lang)
+        for key in ("how.resign", "status.finished", "reason.match_over"):
+            assert t(key) in unescape(page), (lang, key)
