@@ -446,3 +446,44 @@ def test_the_game_page_has_no_english_left(
     expect(page.locator("[data-testid=over]")).to_be_visible()
     assert not page.evaluate(_ENGLISH_LEFT, lang)
     shot(page, f"ux-over-{lang}")
+
+
+def test_refused_forms_come_back_filled_in_with_the_reason(
+    server: GammonServer, browse: Browse, watch: Watch, expect: Callable[..., Any]
+) -> None:
+    watch.allow(r"status of (400|409)")  # the refused form's own answer
+    page = browse.page(server.url, "phone", "alice")
+    page.goto("/?lang=fr")
+    form = page.locator("#create-table")
+    form.locator("[name=variant]").select_option("nackgammon")
+    form.locator("[name=match_length]").fill("7")
+    form.locator("[name=beaver]").check()
+    form.locator("[name=clock]").check()
+    form.locator("[name=clock_delay]").fill("9")
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    error = page.locator("[data-testid=form-error]")
+    expect(error).to_have_text(
+        "beaver est une option des parties d'argent : refusée dans un match en 7 points"
+    )
+    form = page.locator("#create-table")
+    expect(form.locator("[name=variant]")).to_have_value("nackgammon")
+    expect(form.locator("[name=match_length]")).to_have_value("7")
+    expect(form.locator("[name=beaver]")).to_be_checked()
+    expect(form.locator("[name=clock]")).to_be_checked()
+    expect(form.locator("[name=clock_delay]")).to_have_value("9")
+    # corrected, it goes through
+    form.locator("[name=beaver]").uncheck()
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    assert "/table/" in page.url
+
+    # sign-up: a taken name comes back translated, with the name typed
+    taken = sign_up(browse.page(server.url, "desktop", "bob"))
+    page.goto("/signup")
+    page.fill("input[name=username]", taken)
+    page.fill("input[name=password]", "correct-horse")
+    with page.expect_navigation():
+        page.locator("form[action='/signup'] button[type=submit]").click()
+    expect(page.locator("[data-testid=form-error]")).to_contain_text("est déjà pris")
+    expect(page.locator("input[name=username]")).to_have_value(taken)

@@ -45,7 +45,7 @@ from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, ServerError, h
 from gammon.server.table import DICE_SCHEME
 from gammon.server.views import table_summary
 from gammon.server.ws import origin_allowed
-from gammon.storage import SessionInfo, TableRow, UserRow
+from gammon.storage import ConflictError, SessionInfo, TableRow, UserRow
 
 if TYPE_CHECKING:
     from gammon.server.app import Context
@@ -411,9 +411,13 @@ async def _account_form(request: Request, signup: bool) -> Response:
             user = await ctx.auth.sign_up(name, password, session.user if session else None)
         else:
             user = await ctx.auth.sign_in(name, password)
-    except ServerError as exc:
+    except (ServerError, ConflictError) as exc:
         ctx.signin_limiter.allow(_client(request))  # failed attempts use up the allowance
-        return await _page(request, template, {"error": exc, "name": name}, http_status(exc.code))
+        # the form again, with the name typed and the reason (a taken name too)
+        error = exc if isinstance(exc, ServerError) else ServerError(exc.code, str(exc))
+        return await _page(
+            request, template, {"error": error, "name": name}, http_status(error.code)
+        )
     old = request.cookies.get(SESSION_COOKIE)
     await ctx.auth.close_session(old)
     token, _csrf = await ctx.auth.open_session(user.id)

@@ -1100,24 +1100,22 @@ class GamePage {
     e.settings.hidden = !show;
     if (!show) return;
     const focused = document.activeElement && e.settings.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
-    {
-      const option = (testid, field, key, label, after) => {
-        const box = h("input", { type: "checkbox", "data-testid": testid });
-        box.checked = this[field];
-        box.addEventListener("change", () => {
-          this[field] = box.checked;
-          storage(key, box.checked ? "1" : "0");
-          if (after) after();
-        });
-        return h("label", { class: "check" }, box, " ", t(label));
-      };
-      replaceChildren(e.settings,
-        h("h2", {}, t("settings.title")),
-        option("quick-move", "quickMove", "gammon.quickMove", "move.quick"),
-        option("auto-confirm", "autoConfirm", "gammon.autoConfirm", "move.auto_confirm", () => this.maybeAutoConfirm()),
-        option("auto-forced", "autoForced", "gammon.autoForced", "move.auto_forced", () => this.maybeAutoPlay()),
-      );
-    }
+    const option = (testid, field, key, label, after) => {
+      const box = h("input", { type: "checkbox", "data-testid": testid });
+      box.checked = this[field];
+      box.addEventListener("change", () => {
+        this[field] = box.checked;
+        storage(key, box.checked ? "1" : "0");
+        if (after) after();
+      });
+      return h("label", { class: "check" }, box, " ", t(label));
+    };
+    replaceChildren(e.settings,
+      h("h2", {}, t("settings.title")),
+      option("quick-move", "quickMove", "gammon.quickMove", "move.quick"),
+      option("auto-confirm", "autoConfirm", "gammon.autoConfirm", "move.auto_confirm", () => this.maybeAutoConfirm()),
+      option("auto-forced", "autoForced", "gammon.autoForced", "move.auto_forced", () => this.maybeAutoPlay()),
+    );
     if (focused) {
       const again = e.settings.querySelector(`[data-testid=${focused}]`);
       if (again) again.focus();
