@@ -214,6 +214,9 @@ class GamePage {
       case "state":
         this.onState(msg);
         break;
+      case "presence":
+        this.onPresence(msg);
+        break;
       case "steps":
         this.onSteps(msg);
         break;
@@ -257,7 +260,21 @@ class GamePage {
       return;
     }
     this.version = Math.max(this.version, msg.version || 0);
+    if (Array.isArray(msg.history)) {
+      // a snapshot for a page starting afresh: the match so far, for the move list
+      this.moves.reset();
+      for (const ev of msg.history) this.moves.addTableEvent(ev);
+    }
     this.applyState(msg, msg.version);
+  }
+
+  // who is online and who watches changed (no new version)
+  onPresence(msg) {
+    if (!this.state || !this.state.table) return;
+    const seats = (this.state.table.seats || []).map((s, i) =>
+      s && Array.isArray(msg.online) ? { ...s, online: Boolean(msg.online[i]) } : s);
+    this.state = { ...this.state, spectators: msg.spectators, table: { ...this.state.table, seats } };
+    this.render();
   }
 
   applyState(st, version) {
