@@ -36,7 +36,7 @@ def test_out_of_range_options_are_refused(options: dict[str, object], message: s
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -1.0, 86401.0])
 def test_clock_values_must_be_finite_seconds(value: float) -> None:
-    with pytest.raises(InvalidOptionsError, match="0..86400"):
+    with pytest.raises(InvalidOptionsError, match=r"0\.\.86400"):
         ClockSettings(delay=value)
 
 

@@ -233,6 +233,7 @@ def test_sockets_per_address_are_limited(tmp_path: Path) -> None:
         with pytest.raises(ConnectionClosed) as closed:
             extra.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        extra.close()
         # closing one frees its place
         open_[0].close()
         deadline = time.monotonic() + 10
@@ -349,6 +350,7 @@ def test_a_player_who_stalls_without_a_clock_forfeits(tmp_path: Path) -> None:
         end = wait_state(pair.ws(0), lambda s: s["table"]["status"] == "finished", timeout=10)
         assert end["table"]["result"]["reason"] == "idle"
         assert end["table"]["result"]["winner"] == 1 - staller  # the one who waited wins
+        assert end["table"]["result"]["by"] == staller
         for p in made:
             p.close()
     finally:

@@ -931,7 +931,7 @@ class TableActor:
         if after.match.over:
             return await self._end("match_over", after.match.winner)
         winner = 1 - seat if after.options.is_match else None
-        return await self._end(end_reason, winner)
+        return await self._end(end_reason, winner, by=seat)
 
     async def _top_up(self) -> None:
         """Hold each player's escrow again before a staked session's next game; a player
@@ -966,14 +966,20 @@ class TableActor:
         if state is not None and state.status == "waiting" and state.seats == (None, None):
             await self._end("closed", None)
 
-    async def _end(self, reason: str, winner: int | None) -> Record:
+    async def _end(self, reason: str, winner: int | None, *, by: int | None = None) -> Record:
         state = self.state
         assert state is not None
         score = list(state.match.score) if state.match is not None else None
         seed = self._server_seed.hex() if self._server_seed is not None else None
-        return await self._commit(
-            "end", {"reason": reason, "winner": winner, "score": score, "server_seed": seed}
-        )
+        data: dict[str, Any] = {
+            "reason": reason,
+            "winner": winner,
+            "score": score,
+            "server_seed": seed,
+        }
+        if by is not None:
+            data["by"] = by
+        return await self._commit("end", data)
 
     # ------------------------------------------------------------------ the server's own moves
 

@@ -33,6 +33,13 @@ function wsUrl(path) {
   return url.href;
 }
 
+// What a half-built move depends on: the same key means the same position, dice and turn.
+function decisionKey(st) {
+  const g = st && st.match && st.match.game;
+  if (!g) return st ? `${st.table && st.table.status}` : "";
+  return JSON.stringify([st.table && st.table.status, g.number, g.phase, g.turn, g.dice, g.position_id, g.plies]);
+}
+
 class GamePage {
   constructor(root) {
     this.root = root;
@@ -286,9 +293,12 @@ class GamePage {
       if (c && typeof c.version === "number" && !this.chat.has(c.version)) this.chat.set(c.version, c);
     }
     if (this.state.version !== oldVersion) {
-      // a new position: whatever was being built belonged to the old one
-      this.played = [];
-      this.selected = null;
+      // a new version; if it is a new decision (not a chat line, a seat's presence, the
+      // server's resume...), whatever was being built belonged to the old one
+      if (decisionKey(previous) !== decisionKey(this.state)) {
+        this.played = [];
+        this.selected = null;
+      }
       this.stepsCache.clear();
       this.stepsWaiting.clear();
       // a question about an action stays only while the action is still allowed
@@ -786,11 +796,19 @@ class GamePage {
         return t("status.over", { name: names[r.winner], s0: score[0], s1: score[1] });
       }
       if (r.reason === "left") {
-        const leaver = r.winner === 0 || r.winner === 1 ? names[1 - r.winner] : "";
+        const by = r.by === 0 || r.by === 1 ? r.by : r.winner === 0 || r.winner === 1 ? 1 - r.winner : null;
+        const leaver = by !== null ? names[by] : "";
         return r.winner === 0 || r.winner === 1
           ? t("status.finished_left", { name: leaver, winner: names[r.winner] })
           : t("status.finished_left_nowinner", { name: leaver || "—" });
       }
+      if (r.reason === "idle") {
+        const name = r.by === 0 || r.by === 1 ? names[r.by] : "—";
+        return r.winner === 0 || r.winner === 1
+          ? t("status.finished_idle", { name, winner: names[r.winner] })
+          : t("status.finished_idle_nowinner", { name });
+      }
+      if (r.reason === "balance") return t("status.finished_balance");
       return t("status.finished_closed");
     }
     const m = this.match;
