@@ -515,8 +515,13 @@ def test_the_winner_comes_from_the_next_score_then_the_match_then_the_column() -
     by_score = head + "      Wins 1 point\n\n Game 2\n Alice : 0       Bob : 1\n"
     assert replay(mat_to_record(by_score))[-1].score == (0, 1)  # not the column's player 0
     by_column = head + "      Wins 1 point\n"
-    with pytest.raises(InvalidNotationError, match="player 0 wins 1 point, which neither"):
-        mat_to_record(by_column)  # Bob is not on turn and cannot resign
+    # Bob resigned after his move, not on roll: gnubg reads a resignation; our rules take
+    # it after his roll, so his move is left out
+    record = mat_to_record(by_column)
+    assert record.actions[-3:] == (Roll(1, Dice(4, 2)), Resign(1, 1), AcceptResign(0))
+    assert replay(record)[-1].score == (1, 0)
+    with pytest.raises(InvalidNotationError, match="player 0 wins 4 points, which neither"):
+        mat_to_record(head + "      Wins 4 points\n")  # nothing scores 4 at cube 1
     second = "\n Game 2\n Alice : 0       Bob : 1\n" + TINY_BODY.split("\n", 2)[2]
     by_match = head + "  2) 62: 24/18 13/11      Doubles => 2\n  3)  Drops\n" + second
     by_match += "      Wins 2 points and the match\n"  # only Bob reaches 3
