@@ -455,7 +455,9 @@ class Replayer:
         loser = 1 - winner
         state = self.state
         g = state.game
-        resigns = [(Resign(loser, level), AcceptResign(winner)) for level in (1, 2, 3)]
+        resigns: list[tuple[Action, ...]] = [
+            (Resign(loser, level), AcceptResign(winner)) for level in (1, 2, 3)
+        ]
         tries: list[tuple[Action, ...]] = []
         if g.phase in ("doubled", "beavered", "raccooned"):
             tries.append((Drop(loser),))
