@@ -580,6 +580,7 @@ class _Wins:
     points: int
     and_match: bool
     column: int
+    raw: str = ""
 
 
 @dataclass(slots=True)
@@ -632,7 +633,8 @@ def _cells(
             if tail is None or i + 1 < len(anchors):
                 raise _bad(line, body, "expected 'Wins N point(s)' at the end of the row")
             column = 0 if offset + anchor.start() < split else 1
-            wins = _Wins(line, int(tail[1]), bool(tail[2]), column)
+            raw = body[anchor.start() :].strip()
+            wins = _Wins(line, int(tail[1]), bool(tail[2]), column, raw)
             anchors = anchors[:i]
             body = body[: anchor.start()]
             break
@@ -703,7 +705,7 @@ def _parse(text: str) -> _File:
             if game.wins is not None:
                 raise _bad(number, line, f"a second result for game {game.number}")
             column = 0 if len(line) - len(line.lstrip()) < (game.right + 5) // 2 else 1
-            game.wins = _Wins(number, int(wins[1]), bool(wins[2]), column)
+            game.wins = _Wins(number, int(wins[1]), bool(wins[2]), column, line.strip())
             continue
         score = _SCORE.match(line)
         if score and game.score is None and not game.rows:
@@ -891,7 +893,7 @@ def _build(
             outcome = replayer.state.games[-1]
             if wins is not None and not replayer.points_agree(outcome, wins.points, state.score):
                 raise replayer.fail(
-                    f"line {wins.line}: {label}: the file says {wins.points} {_plural(wins.points)}, "
+                    f"line {wins.line}: {label}: {wins.raw!r}: the file says {wins.points} {_plural(wins.points)}, "
                     f"but the replay gives player {outcome.winner} {outcome.points}"
                 )
             continue
@@ -902,7 +904,7 @@ def _build(
                 )
             break
         winner = _winner(parsed, index, replayer, wins)
-        replayer.concede(winner, wins.points, f"line {wins.line}: {label}")
+        replayer.concede(winner, wins.points, f"line {wins.line}: {label}: {wins.raw!r}")
     return replayer.actions
 
 
