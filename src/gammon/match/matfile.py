@@ -359,11 +359,11 @@ class Replayer:
     ) -> None:
         """A roll and its move.  Empty text or a pass word: a dance, or a forced move.
 
-        A playable roll with no move is played when only one move is legal (gnubg
-        leaves forced moves blank).  Otherwise, with ``last`` (the final entry of a
-        game that a ``Wins`` line ends) it is kept as rolled: the player resigned
-        after it; with ``trailing`` (the final entry of the file, the game going on)
-        the roll is dropped, as gnubg drops it.
+        With ``trailing`` (the final entry of the file, the game going on) a
+        playable roll with no move is dropped, as gnubg drops it.  Otherwise it is
+        played when only one move is legal (gnubg plays a forced move left blank);
+        else, with ``last`` (the final entry of a game that a ``Wins`` line ends),
+        it is kept as rolled: the player resigned after it.
         """
         number = self.state.game.number
         self.roll(player, dice, where)
@@ -371,14 +371,14 @@ class Replayer:
         passing = text.strip().lower() in PASS_WORDS
         if g.number == number and g.phase == "moving" and g.turn == player:
             if passing:
+                moves = g.position.legal_moves(dice)
+                if len(moves) == 1 and not trailing:
+                    self.push(Play(player, str(moves[0])), where)
+                    return
                 if last:
                     return
                 if trailing:
                     self.pop()
-                    return
-                moves = g.position.legal_moves(dice)
-                if len(moves) == 1:
-                    self.push(Play(player, str(moves[0])), where)
                     return
                 raise self.fail(
                     f"{where}: the roll {dice} can be played but no move is written "

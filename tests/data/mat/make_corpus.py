@@ -192,7 +192,12 @@ def render(record: MatchRecord, style: Style) -> str:
         if game.number in style.comments:
             lines.append(style.comments[game.number])
         cells: list[list[str | None]] = []
+        previous: Entry | None = None
         for entry in game.entries:
+            beaver_taken = previous is not None and previous.kind == "beaver"
+            previous = entry
+            if beaver_taken and entry.kind == "take":
+                continue  # gnubg writes no answer to a beaver: the doubler rolls on
             if not cells or (entry.player == 0 and cells[-1] != [None, None]) or cells[-1][1]:
                 cells.append([None, None])
             if entry.kind == "move":
