@@ -918,9 +918,12 @@ def mat_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
     written as the dice alone or left blank (then the first unplayable roll of
     :data:`gammon.ALL_ROLLS` is recorded), `` Beavers`` or a second
     `` Doubles => N`` for a beaver, money-session headers (`` 0 point match``,
-    ``Money session``, ``Unlimited``).  It is strict about play: every move is
-    replayed, and one the rules refuse raises :class:`InvalidNotationError`
-    naming the line, game, move number and text.
+    ``Money session``, ``Unlimited``), ``Wins N points`` at the end of a move
+    row (after ``Drops`` or a move), a forced move left blank (played), a
+    trailing roll with no move at the end of the file (dropped, as gnubg drops
+    it), gnubg's unanswered beaver (the doubler's next roll takes it).  It is
+    strict about play: every move is replayed, and one the rules refuse raises
+    :class:`InvalidNotationError` naming the line, game, move number and text.
 
     The file has no roll-off: the first mover of each game gets a synthesised
     opening ``Roll`` whose two dice are the first roll of the game.  A game whose
@@ -930,7 +933,9 @@ def mat_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
     is refused.  A game that ends with ``Wins N points`` where the board shows no
     end becomes a drop of a pending cube, else a resignation of the loser on turn
     (``Resign`` + ``AcceptResign``, level 1-3, whichever scores N), else an abandon
-    by the loser.  The winner of such a game is read from the next game's score,
+    by the loser, else, when the loser wrote a move just before (gnubg reads a
+    resignation by the player not on roll, which our rules do not allow), a
+    resignation after that move's roll with the move left out.  The winner of such a game is read from the next game's score,
     else from "and the match", else from the column of the ``Wins`` line.
 
     Without ``options`` the table is inferred: the header's length (0 = money),
