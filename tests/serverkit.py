@@ -111,6 +111,17 @@ class WS:
         elif msg.get("type") == "state":
             self.version = msg["version"]
             self.state = msg
+        elif msg.get("type") == "presence" and self.state is not None:
+            # who is online and who watches, as a page applies it
+            seats = [
+                {**seat, "online": online} if seat is not None else None
+                for seat, online in zip(self.state["table"]["seats"], msg["online"], strict=True)
+            ]
+            self.state = {
+                **self.state,
+                "spectators": msg["spectators"],
+                "table": {**self.state["table"], "seats": seats},
+            }
         return msg
 
     def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10) -> dict[str, Any]:

@@ -61,3 +61,15 @@ def test_verify_dice_needs_a_revealed_seed(
     assert "not revealed" in capsys.readouterr().err
     assert main(["verify-dice", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_verify_dice_refuses_an_unknown_scheme(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _played_log(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    assert '"scheme": "hmac-sha256-v1"' in text
+    path.write_text(text.replace('"scheme": "hmac-sha256-v1"', '"scheme": "md5-v0"'), "utf-8")
+    assert main(["verify-dice", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "'md5-v0'" in err and "hmac-sha256-v1" in err

@@ -116,7 +116,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_verify_dice(args: argparse.Namespace) -> int:
     from gammon.match.actions import Roll
-    from gammon.match.dice import verify_rolls
+    from gammon.match.dice import DICE_SCHEME, verify_rolls
     from gammon.match.record import read_log
 
     try:
@@ -127,6 +127,11 @@ def cmd_verify_dice(args: argparse.Namespace) -> int:
     if record.dice is None:
         raise GammonError(
             f"{args.log} has no dice commitment: it was not played with verifiable dice"
+        )
+    if record.dice.scheme != DICE_SCHEME:
+        raise GammonError(
+            f"{args.log} uses the dice scheme {record.dice.scheme!r}; "
+            f"this gammon verifies {DICE_SCHEME!r} only"
         )
     if record.server_seed is None:
         raise GammonError(

@@ -515,8 +515,13 @@ def test_the_winner_comes_from_the_next_score_then_the_match_then_the_column() -
     by_score = head + "      Wins 1 point\n\n Game 2\n Alice : 0       Bob : 1\n"
     assert replay(mat_to_record(by_score))[-1].score == (0, 1)  # not the column's player 0
     by_column = head + "      Wins 1 point\n"
-    with pytest.raises(InvalidNotationError, match="player 0 wins 1 point, which neither"):
-        mat_to_record(by_column)  # Bob is not on turn and cannot resign
+    # Bob resigned after his move, not on roll: gnubg reads a resignation; our rules take
+    # it after his roll, so his move is left out
+    record = mat_to_record(by_column)
+    assert record.actions[-3:] == (Roll(1, Dice(4, 2)), Resign(1, 1), AcceptResign(0))
+    assert replay(record)[-1].score == (1, 0)
+    with pytest.raises(InvalidNotationError, match="player 0 wins 4 points, which neither"):
+        mat_to_record(head + "      Wins 4 points\n")  # nothing scores 4 at cube 1
     second = "\n Game 2\n Alice : 0       Bob : 1\n" + TINY_BODY.split("\n", 2)[2]
     by_match = head + "  2) 62: 24/18 13/11      Doubles => 2\n  3)  Drops\n" + second
     by_match += "      Wins 2 points and the match\n"  # only Bob reaches 3
@@ -654,3 +659,51 @@ def test_convert_file_in_every_direction(tmp_path: Path) -> None:
         convert_file(tmp_path / "x.pdf", tmp_path / "x.mat")
     with pytest.raises(InvalidNotationError, match="cannot write"):
         convert_file(log, tmp_path / "x.pdf")
+
+
+# --------------------------------------------------------------------------- what real files do
+
+
+def test_drops_and_wins_on_one_row() -> None:
+    """gnubg's layout when the left player drops: the winner's Wins in the right cell."""
+    text = " 3 point match\n\n" + TINY_BODY
+    text += "  2) 62: 24/18 13/11                  Doubles => 2\n"
+    text += "  3)  Drops                            Wins 1 point\n"
+    record = mat_to_record(text)
+    assert record.actions[-1] == Drop(0)
+    assert replay(record)[-1].score == (0, 1)
+
+
+def test_wins_after_a_move_on_its_row() -> None:
+    text = " 3 point match\n\n" + TINY_BODY
+    text += "  2) 62: 24/18 13/11                  Wins 1 point\n"
+    record = mat_to_record(text)  # Alice resigned after her move, as gnubg reads it
+    assert record.actions[-3:] == (Roll(0, Dice(6, 2)), Resign(0, 1), AcceptResign(1))
+    assert replay(record)[-1].score == (0, 1)
+    with pytest.raises(InvalidNotationError, match=r"line 6: .*expected 'Wins N point\(s\)'"):
+        mat_to_record(text.replace("Wins 1 point", "Wins 1 point 62: 8/2"))
+
+
+def test_a_trailing_roll_with_no_move_is_dropped() -> None:
+    text = " 3 point match\n\n" + TINY_BODY + "  2) 62:\n"
+    record = mat_to_record(text)
+    assert record.actions[-1] == Play(1, "13/11 13/9")
+    final = replay(record)[-1]
+    assert final.game.phase == "turn" and final.game.turn == 0
+    with pytest.raises(InvalidNotationError, match="can be played but no move is written"):
+        mat_to_record(text.replace("62:", "62:                              51: 13/8 6/5"))
+
+
+def test_gnubg_takes_a_beaver_by_rolling_on() -> None:
+    """gnubg writes no answer to a beaver: the doubler's next roll takes it."""
+    text = " 0 point match\n\n" + TINY_BODY
+    text += "  2)  Doubles => 2                    Beavers => 4\n"
+    text += "  3) 62: 24/18 13/11                  51: 13/8 6/5\n"
+    record = mat_to_record(text)
+    assert record.options.beaver
+    assert record.actions[4:7] == (Double(0), Beaver(1), Take(0))
+    assert replay(record)[-1].game.cube.value == 4
+    raccoon = text.replace("  3) 62:", "  3)  Beavers => 8\n  4) 62:")
+    record = mat_to_record(raccoon)
+    assert record.options.raccoon and Raccoon(0) in record.actions
+    assert replay(record)[-1].game.cube.value == 8

@@ -32,7 +32,10 @@ def table_options(draw: st.DrawFn) -> TableOptions:
         jacoby=money and draw(st.booleans()),
         beaver=beaver,
         raccoon=beaver and draw(st.booleans()),
-        automatic_doubles=draw(st.integers(0, 2)) if money and cube else 0,
+        # at most one automatic double per doubling the cube limit allows
+        automatic_doubles=min(draw(st.integers(0, 2)), (limit or 4096).bit_length() - 1)
+        if money and cube
+        else 0,
         end_setting=draw(st.sampled_from(["oin", "mars", "cox"])),
         draw_last_roll=draw(st.booleans()),
         first_move=draw(st.sampled_from(["rolloff", "loser", "alternate"])),

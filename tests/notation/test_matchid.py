@@ -191,6 +191,31 @@ def test_xgid_table(xgid: str, gnubg_id: str) -> None:
     assert xgid_to_gnubg_id(xgid) == gnubg_id
 
 
+#: What Debian's GNU Backgammon 1.07.001 shows after ``set xgid <XGID>`` (measured; the
+#: oracle test tests/oracle/test_gnubg_mat.py checks it again where gnubg is installed).
+#: It seats the player on roll as player 1: when the top player is on roll (turn -1) the
+#: seats are swapped against XGID_TABLE (bit 6, the cube owner and the scores).
+GNUBG_107_SET_XGID = [
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "4HPwATDgc/ABMA:cIkKAAAAAAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:-1:52:0:0:0:0:10", "4HPwATDgc/ABMA:cIkKAAAAAAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:0:0:0:0:10", "4HPwATDgc/ABMA:cAkAAAAAAAAE"),
+    ("XGID=-BDB-------------a------e-:1:-1:-1:42:0:0:0:5:8", "ewMAAD4gAAAAAA:UQmqAAAAAAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:1:1:-1:00:2:3:0:7:10", "4HPwATDgc/ABMA:QQngACAAGAAE"),
+]
+
+
+@pytest.mark.parametrize(
+    ("xgid", "gnubg_id"), GNUBG_107_SET_XGID, ids=[x for x, _ in GNUBG_107_SET_XGID]
+)
+def test_xgid_seat_on_roll_is_gnubg_107(xgid: str, gnubg_id: str) -> None:
+    assert xgid_to_gnubg_id(xgid, seat_on_roll=True) == gnubg_id
+    fixed = xgid_to_gnubg_id(xgid)
+    assert fixed[:14] == gnubg_id[:14]  # the same Position ID
+    assert (fixed == gnubg_id) == (xgid.split(":")[3] == "1")  # seats differ on turn -1
+    _, rec = parse_gnubg_id(xgid_to_gnubg_id(xgid, seat_on_roll=True))
+    assert rec.player_on_roll == 1
+
+
 @pytest.mark.parametrize("vector", XGID_VECTORS, ids=[v["xgid"] for v in XGID_VECTORS])
 def test_xgid_vectors(vector: dict[str, Any]) -> None:
     gnubg_id = vector["gnubgid_from_gnubg"]

@@ -172,7 +172,7 @@ def test_guest_plays_then_signs_up_keeping_history(server: RunningServer) -> Non
         )
         assert r.status_code == 303
         me = web.get("/api/session").json()["user"]
-        assert me == {"name": "was_guest", "guest": False, "balance": 1000}
+        assert me == {"name": "was_guest", "guest": False, "balance": 1000, "held": 0}
         table = web.get(f"/api/tables/{table_id}").json()
         assert table["seats"][0]["name"] == "guest-" + name[6:]  # the seat keeps its name
 

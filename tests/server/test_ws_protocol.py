@@ -404,7 +404,9 @@ def _tmp(server: RunningServer) -> Any:
     return Path(tempfile.mkdtemp(prefix="gammon-test-"))
 
 
-def test_insufficient_balance_on_take(players: Make, server: RunningServer) -> None:
+def test_a_session_ends_when_a_loss_leaves_too_little_escrow(
+    players: Make, server: RunningServer
+) -> None:
     import secrets
 
     from gammon.server.auth import now_ms, token_hash
@@ -422,28 +424,39 @@ def test_insufficient_balance_on_take(players: Make, server: RunningServer) -> N
     table = rich.create(stake=1, cube_limit=2, end_setting="oin")["id"]
     r = poor.sit(table, 1)
     assert r.status_code == 200, r.text
+    # the table's largest loss in a game (1 x 2 x 1) is held while the player sits
+    held = ctx.store.user(user.id)
+    assert (held.balance, held.held) == (2, 2)
     pair = Pair(table, (rich, poor), (rich.connect(table, seed="r"), poor.connect(table, seed="p")))
     for ws in pair.sockets:
         wait_state(
             ws, lambda s: s["match"] is not None and s["match"]["game"]["phase"] != "opening"
         )
     pair.settle()
-    # the poor player drops a double: its balance falls to 1, under the table's need of 2
+    assert pair.ws(1).state["table"]["escrow"][1] == 2
+    # the poor player drops a double: the loss uses 1 of its escrow, and its balance of 1
+    # cannot hold the table's 2 again: the session ends after the game, settled
     turn_of(pair, 0)
     assert pair.ws(0).reply({"type": "double"})["type"] == "ack"
     wait_state(pair.ws(1), lambda s: s["match"]["game"]["phase"] == "doubled")
     assert pair.ws(1).reply({"type": "drop"})["type"] == "ack"
-    state = wait_state(
-        pair.ws(1), lambda s: s["match"]["balances"] is not None and s["match"]["balances"][1] == 1
-    )
+    state = wait_state(pair.ws(1), lambda s: s["table"]["status"] == "finished")
+    assert state["table"]["result"]["reason"] == "balance"
+    assert state["table"]["escrow"] == [0, 0]
     assert state["match"]["ledger"] == [
         {"game": 1, "player": 0, "amount": 1},
         {"game": 1, "player": 1, "amount": -1},
     ]
-    turn_of(pair, 0)
-    assert pair.ws(0).reply({"type": "double"})["type"] == "ack"
-    wait_state(pair.ws(1), lambda s: s["match"]["game"]["phase"] == "doubled")
-    assert pair.ws(1).reply({"type": "take"})["code"] == "insufficient_balance"
     ledger = poor.http.get("/api/me/ledger").json()
-    assert ledger["balance"] == 1 and ledger["ledger"][0]["amount"] == -1
+    assert ledger["balance"] == 1
+    lines = [(x["reason"], x["amount"], x["balance"], x["held"]) for x in ledger["ledger"]]
+    assert lines == [
+        ("release", 0, 1, 0),
+        ("release", 0, 1, 1),
+        ("game", -1, 1, 2),
+        ("hold", 0, 2, 2),
+        ("opening", 2, 2, 0),
+    ]
+    after = ctx.store.user(user.id)
+    assert (after.balance, after.held) == (1, 0)
     poor.close()

@@ -46,6 +46,7 @@ from gammon.errors import DiceExhaustedError, IllegalActionError, InvalidSeedErr
 
 __all__ = [
     "CLIENT_SEED_MAX_LENGTH",
+    "DICE_SCHEME",
     "SERVER_SEED_BYTES",
     "DiceExhaustedError",
     "DiceSource",
@@ -62,6 +63,8 @@ __all__ = [
 
 #: Length of a server seed in bytes.
 SERVER_SEED_BYTES: Final = 32
+#: The name of this commit-reveal scheme, written in every dice record.
+DICE_SCHEME: Final = "hmac-sha256-v1"
 #: Longest client seed accepted, in characters.
 CLIENT_SEED_MAX_LENGTH: Final = 128
 #: Bytes from this value up are skipped: 252 = 6 * 42 is the largest multiple of 6 <= 256.

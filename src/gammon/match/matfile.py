@@ -286,6 +286,7 @@ class Replayer:
     ) -> None:
         self.state = new_match(options, score=score, crawford=crawford)
         self.actions: list[Action] = []
+        self._before: list[MatchState] = []
 
     @property
     def options(self) -> TableOptions:
@@ -302,9 +303,15 @@ class Replayer:
             transition = apply(self.state, action)
         except GammonError as exc:
             raise self.fail(f"{where}: {exc}") from None
+        self._before.append(self.state)
         self.state = transition.state
         self.actions.append(action)
         return transition
+
+    def pop(self) -> Action:
+        """Take back the last action."""
+        self.state = self._before.pop()
+        return self.actions.pop()
 
     def roll(self, player: int, dice: Dice, where: str) -> None:
         """The roll of ``player``; at the start of a game, the roll-off that gives it."""
@@ -318,6 +325,12 @@ class Replayer:
             hi, lo = dice.high, dice.low
             self.push(Roll(player, Dice(hi, lo) if player == 0 else Dice(lo, hi)), where)
             return
+        if g.phase in ("beavered", "raccooned") and g.turn is not None:
+            # gnubg writes no answer to a beaver: the doubler's roll takes it
+            answer = g.turn if g.phase == "beavered" else 1 - g.turn
+            if player == g.turn:
+                self.push(Take(answer), where)
+                g = self.state.game
         if g.phase != "turn" or g.turn != player:
             raise self.fail(f"{where}: player {player} cannot roll now ({self._expecting()})")
         self.push(Roll(player, dice), where)
@@ -334,11 +347,23 @@ class Replayer:
             return "the match is over"
         return f"the game is in phase {g.phase!r}"
 
-    def move(self, player: int, dice: Dice, text: str, where: str, *, last: bool = False) -> None:
-        """A roll and its move.  Empty text or a pass word: a dance.
+    def move(
+        self,
+        player: int,
+        dice: Dice,
+        text: str,
+        where: str,
+        *,
+        last: bool = False,
+        trailing: bool = False,
+    ) -> None:
+        """A roll and its move.  Empty text or a pass word: a dance, or a forced move.
 
-        With ``last`` (the final entry of a game that a ``Wins`` line ends), a
-        playable roll with no move is kept as rolled: the player resigned after it.
+        With ``trailing`` (the final entry of the file, the game going on) a
+        playable roll with no move is dropped, as gnubg drops it.  Otherwise it is
+        played when only one move is legal (gnubg plays a forced move left blank);
+        else, with ``last`` (the final entry of a game that a ``Wins`` line ends),
+        it is kept as rolled: the player resigned after it.
         """
         number = self.state.game.number
         self.roll(player, dice, where)
@@ -346,9 +371,19 @@ class Replayer:
         passing = text.strip().lower() in PASS_WORDS
         if g.number == number and g.phase == "moving" and g.turn == player:
             if passing:
+                moves = g.position.legal_moves(dice)
+                if len(moves) == 1 and not trailing:
+                    self.push(Play(player, str(moves[0])), where)
+                    return
                 if last:
                     return
-                raise self.fail(f"{where}: the roll {dice} can be played but no move is written")
+                if trailing:
+                    self.pop()
+                    return
+                raise self.fail(
+                    f"{where}: the roll {dice} can be played but no move is written "
+                    f"({len(moves)} legal moves, position {g.position.position_id()})"
+                )
             transition = self.push(Play(player, " ".join(text.split())), where)
             for event in transition.events:
                 if event.kind == "moved":
@@ -378,7 +413,7 @@ class Replayer:
             else:
                 action = Double(player)
         elif word == "beaver":
-            action = Beaver(player)
+            action = Raccoon(player) if g.phase == "beavered" else Beaver(player)
         elif word == "raccoon":
             action = Raccoon(player)
         elif word == "take":
@@ -409,24 +444,58 @@ class Replayer:
     def concede(self, winner: int, points: int, where: str) -> None:
         """End the current game with ``points`` to ``winner`` when the board did not end it.
 
-        Tried in order: a drop of a pending cube, a resignation (single, gammon,
-        backgammon) by the loser on turn, an abandon by the loser, and, in a game
-        with no entry, a roll-off won by the loser with 2-1 followed by a
-        resignation (the exporters leave out a roll that was never played).
+        Tried in order: a drop of a pending cube; a resignation (single, gammon,
+        backgammon) by the loser on turn; an abandon by the loser (scored from the
+        board); when the loser wrote a move just before (gnubg records a
+        resignation by a player not on roll, which our rules do not allow), a
+        resignation after that move's roll, the move being left out; and, in a game with no entry, a roll-off won by
+        the loser with 2-1 followed by a resignation (the exporters leave out a
+        roll that was never played).
         """
         loser = 1 - winner
         state = self.state
         g = state.game
+        resigns: list[tuple[Action, ...]] = [
+            (Resign(loser, level), AcceptResign(winner)) for level in (1, 2, 3)
+        ]
         tries: list[tuple[Action, ...]] = []
         if g.phase in ("doubled", "beavered", "raccooned"):
             tries.append((Drop(loser),))
         if g.phase in ("turn", "moving") and g.turn == loser and not g.last_roll:
-            tries += [(Resign(loser, level), AcceptResign(winner)) for level in (1, 2, 3)]
+            tries += resigns
         tries.append((Abandon(loser),))
+        if self._settle(tries, winner, points, where):
+            return
+        last = self.actions[-1] if self.actions else None
+        if (
+            g.phase == "turn"
+            and g.turn == winner
+            and isinstance(last, Play)
+            and last.player == loser
+            and self._before[-1].game.number == g.number
+        ):
+            played = self.pop()
+            if self._settle(resigns, winner, points, where):
+                return
+            self.push(played, where)
+        tries = []
         if g.phase == "opening":
             # nothing was written: the loser won the roll-off (2-1) and resigned before moving
             roll = Roll(loser, Dice(2, 1) if loser == 0 else Dice(1, 2))
-            tries += [(roll, Resign(loser, level), AcceptResign(winner)) for level in (1, 2, 3)]
+            tries += [(roll, *resign) for resign in resigns]
+        if self._settle(tries, winner, points, where):
+            return
+        raise self.fail(
+            f"{where}: player {winner} wins {points} {_plural(points)}, which neither a drop, "
+            f"a resignation (single, gammon or backgammon at cube {g.cube.value}) nor an "
+            f"abandon by player {loser} gives here (position {g.position.position_id()})"
+        )
+
+    def _settle(
+        self, tries: list[tuple[Action, ...]], winner: int, points: int, where: str
+    ) -> bool:
+        """Push the first sequence of actions that ends the game with ``points`` to ``winner``."""
+        state = self.state
         for actions in tries:
             trial = state
             try:
@@ -442,11 +511,8 @@ class Replayer:
             ):
                 for action in actions:
                     self.push(action, where)
-                return
-        raise self.fail(
-            f"{where}: player {winner} wins {points} {_plural(points)}, which neither a drop, "
-            f"a resignation (cube {g.cube.value}) nor an abandon by player {loser} gives here"
-        )
+                return True
+        return False
 
 
 # --------------------------------------------------------------------------- parsing
@@ -464,7 +530,8 @@ _SCORE: Final = re.compile(
 )
 _ANCHOR: Final = re.compile(
     r"(?<![\w/*])(?P<dice>[1-6][1-6])\s*:"
-    r"|(?<![\w/])(?P<word>doubles|redoubles|beavers|raccoons|takes|accepts|drops|passes|refuses)\b",
+    r"|(?<![\w/])(?P<word>doubles|redoubles|beavers|raccoons|takes|accepts|drops|passes|refuses)\b"
+    r"|(?<![\w/])(?P<wins>wins)\b",
     re.IGNORECASE,
 )
 _CUBE_VALUE: Final = re.compile(r"^(?:=>|=|->|to)?\s*(\d+)?\s*$", re.IGNORECASE)
@@ -513,6 +580,7 @@ class _Wins:
     points: int
     and_match: bool
     column: int
+    raw: str = ""
 
 
 @dataclass(slots=True)
@@ -546,11 +614,30 @@ def _split_name(name: str, seat: int, parsed: _File) -> str:
     return name
 
 
-def _cells(line: int, body: str, offset: int, split: int) -> tuple[_Cell | None, _Cell | None]:
-    """The left and right entries of a move row (``body`` starts at column ``offset``)."""
+_WINS_TAIL: Final = re.compile(r"^(\d+)\s+points?(\s+and\s+the\s+match)?\s*\.?\s*$", re.IGNORECASE)
+
+
+def _cells(
+    line: int, body: str, offset: int, split: int
+) -> tuple[tuple[_Cell | None, _Cell | None], _Wins | None]:
+    """The left and right entries of a move row (``body`` starts at column ``offset``),
+    and a ``Wins N points`` written on the same row after them (gnubg writes it so after
+    a drop; online servers after a move)."""
     anchors = list(_ANCHOR.finditer(body))
     if body[: anchors[0].start() if anchors else len(body)].strip():
         raise _bad(line, body, "expected dice such as '31:' or a cube action")
+    wins: _Wins | None = None
+    for i, anchor in enumerate(anchors):
+        if anchor["wins"]:
+            tail = _WINS_TAIL.match(body[anchor.end() :].strip())
+            if tail is None or i + 1 < len(anchors):
+                raise _bad(line, body, "expected 'Wins N point(s)' at the end of the row")
+            column = 0 if offset + anchor.start() < split else 1
+            raw = body[anchor.start() :].strip()
+            wins = _Wins(line, int(tail[1]), bool(tail[2]), column, raw)
+            anchors = anchors[:i]
+            body = body[: anchor.start()]
+            break
     if len(anchors) > 2:
         raise _bad(line, body, "more than two entries on one line")
     cells: list[_Cell] = []
@@ -570,10 +657,10 @@ def _cells(line: int, body: str, offset: int, split: int) -> tuple[_Cell | None,
             number = int(value[1]) if value[1] else None
             cells.append(_Cell(line, column, raw, word=word, value=number))
     if len(cells) == 2:
-        return cells[0], cells[1]
+        return (cells[0], cells[1]), wins
     if not cells:
-        return None, None
-    return (cells[0], None) if cells[0].column < split else (None, cells[0])
+        return (None, None), wins
+    return ((cells[0], None) if cells[0].column < split else (None, cells[0])), wins
 
 
 def _parse(text: str) -> _File:
@@ -609,15 +696,16 @@ def _parse(text: str) -> _File:
             if game.wins is not None:
                 raise _bad(number, line, f"a move after the result of game {game.number}")
             split = (game.right + 5) // 2
-            cells = _cells(number, row[2], row.start(2), split)
+            cells, wins_here = _cells(number, row[2], row.start(2), split)
             game.rows.append(_Row(number, int(row[1]), cells))
+            game.wins = wins_here
             continue
         wins = _WINS.match(line)
         if wins:
             if game.wins is not None:
                 raise _bad(number, line, f"a second result for game {game.number}")
             column = 0 if len(line) - len(line.lstrip()) < (game.right + 5) // 2 else 1
-            game.wins = _Wins(number, int(wins[1]), bool(wins[2]), column)
+            game.wins = _Wins(number, int(wins[1]), bool(wins[2]), column, line.strip())
             continue
         score = _SCORE.match(line)
         if score and game.score is None and not game.rows:
@@ -788,8 +876,15 @@ def _build(
                 continue
             where = f"line {row.line}: {label}, move {row.number} ({who}): {cell.raw!r}"
             if cell.dice is not None:
-                last = i == len(slots) - 1 and game.wins is not None
-                replayer.move(seat, cell.dice, cell.text, where, last=last)
+                final = i == len(slots) - 1
+                replayer.move(
+                    seat,
+                    cell.dice,
+                    cell.text,
+                    where,
+                    last=final and game.wins is not None,
+                    trailing=final and game.wins is None and index + 1 == len(parsed.games),
+                )
             else:
                 assert cell.word is not None
                 replayer.cube(seat, cell.word, cell.value, where)
@@ -798,7 +893,7 @@ def _build(
             outcome = replayer.state.games[-1]
             if wins is not None and not replayer.points_agree(outcome, wins.points, state.score):
                 raise replayer.fail(
-                    f"line {wins.line}: {label}: the file says {wins.points} {_plural(wins.points)}, "
+                    f"line {wins.line}: {label}: {wins.raw!r}: the file says {wins.points} {_plural(wins.points)}, "
                     f"but the replay gives player {outcome.winner} {outcome.points}"
                 )
             continue
@@ -809,7 +904,7 @@ def _build(
                 )
             break
         winner = _winner(parsed, index, replayer, wins)
-        replayer.concede(winner, wins.points, f"line {wins.line}: {label}")
+        replayer.concede(winner, wins.points, f"line {wins.line}: {label}: {wins.raw!r}")
     return replayer.actions
 
 
@@ -823,9 +918,12 @@ def mat_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
     written as the dice alone or left blank (then the first unplayable roll of
     :data:`gammon.ALL_ROLLS` is recorded), `` Beavers`` or a second
     `` Doubles => N`` for a beaver, money-session headers (`` 0 point match``,
-    ``Money session``, ``Unlimited``).  It is strict about play: every move is
-    replayed, and one the rules refuse raises :class:`InvalidNotationError`
-    naming the line, game, move number and text.
+    ``Money session``, ``Unlimited``), ``Wins N points`` at the end of a move
+    row (after ``Drops`` or a move), a forced move left blank (played), a
+    trailing roll with no move at the end of the file (dropped, as gnubg drops
+    it), gnubg's unanswered beaver (the doubler's next roll takes it).  It is
+    strict about play: every move is replayed, and one the rules refuse raises
+    :class:`InvalidNotationError` naming the line, game, move number and text.
 
     The file has no roll-off: the first mover of each game gets a synthesised
     opening ``Roll`` whose two dice are the first roll of the game.  A game whose
@@ -835,7 +933,9 @@ def mat_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
     is refused.  A game that ends with ``Wins N points`` where the board shows no
     end becomes a drop of a pending cube, else a resignation of the loser on turn
     (``Resign`` + ``AcceptResign``, level 1-3, whichever scores N), else an abandon
-    by the loser.  The winner of such a game is read from the next game's score,
+    by the loser, else, when the loser wrote a move just before (gnubg reads a
+    resignation by the player not on roll, which our rules do not allow), a
+    resignation after that move's roll with the move left out.  The winner of such a game is read from the next game's score,
     else from "and the match", else from the column of the ``Wins`` line.
 
     Without ``options`` the table is inferred: the header's length (0 = money),

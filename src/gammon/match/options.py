@@ -22,6 +22,7 @@ __all__ = [
     "CUBE_LIMITS",
     "END_COEFFICIENTS",
     "MAX_CUBE",
+    "MAX_STAKE",
     "ClockSettings",
     "EndSetting",
     "FirstMove",
@@ -39,6 +40,9 @@ END_COEFFICIENTS: Final[dict[str, int]] = {"oin": 1, "mars": 2, "cox": 3}
 CUBE_LIMITS: Final = (2, 4, 8, 16, 32, 64)
 #: Without a table limit the cube stops here (gnubg's MAX_CUBE).
 MAX_CUBE: Final = 4096
+#: The largest stake per point: with the largest cube (4096) and a backgammon a game
+#: moves at most 3 x 4096 x 10**6 units, far inside a 64-bit balance.
+MAX_STAKE: Final = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +120,7 @@ class TableOptions:
         need(
             self.match_length <= 255, f"match_length {self.match_length} is too long (at most 255)"
         )
+        need(self.stake <= MAX_STAKE, f"stake {self.stake} is too large (at most {MAX_STAKE})")
         for name in ("cube", "crawford", "jacoby", "beaver", "raccoon", "draw_last_roll"):
             need(type(getattr(self, name)) is bool, f"{name} must be true or false")
         need(
@@ -144,6 +149,13 @@ class TableOptions:
                 "beaver, raccoon and automatic doubles need the cube",
             )
         need(not self.raccoon or self.beaver, "raccoon needs beaver")
+        # each automatic double doubles the cube once, up to the cube's highest value
+        most = self.cube_max.bit_length() - 1
+        need(
+            self.automatic_doubles <= most,
+            f"automatic_doubles must be 0..{most} (the cube stops at {self.cube_max}), "
+            f"got {self.automatic_doubles}",
+        )
         if self.match_length:
             for name in ("beaver", "raccoon", "jacoby"):
                 need(

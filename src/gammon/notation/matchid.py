@@ -351,17 +351,28 @@ def format_gnubg_id(position: Position, rec: MatchIDRecord) -> str:
     return f"{position.position_id()}:{encode_match_id(rec)}"
 
 
-def xgid_to_gnubg_id(xgid_text: str, variant: str | Variant = "standard") -> str:
+def xgid_to_gnubg_id(
+    xgid_text: str, variant: str | Variant = "standard", *, seat_on_roll: bool = False
+) -> str:
     """The ``PositionID:MatchID`` that gnubg prints after importing an XGID.
 
     The XGID's bottom player is gnubg's player 1 and the top player is player 0;
-    the first XGID score is the bottom player's.  The game state is 1 (playing);
+    the first XGID score is the bottom player's.  These are fixed seats, as in
+    the ``gnubg`` Python module's ``setgnubgid`` (the vectors in
+    ``docs/formats.md``).  GNU Backgammon 1.07 (Debian's 1.07.001, command
+    ``set xgid``) differs when the top player is on roll (turn -1): it seats the
+    player on roll as player 1, so the top player becomes player 1 and the
+    bottom player 0, which swaps the score, the cube owner and bit 6 of the Match
+    ID (the Position ID is the same).  ``seat_on_roll=True`` gives that form.
+    The game state is 1 (playing);
     Jacoby comes from the rules field in money play and is off in a match.  The
     XGID's maximum cube and beaver flag have no place in a Match ID and are lost.
     Like gnubg, this refuses an XGID with a double pending (dice ``D``, ``B``, ``R``).
 
     >>> xgid_to_gnubg_id("XGID=-BDB-------------a------e-:1:-1:-1:42:0:0:0:5:8")
     'ewMAAD4gAAAAAA:AQGqAAAAAAAE'
+    >>> xgid_to_gnubg_id("XGID=-BDB-------------a------e-:1:-1:-1:42:0:0:0:5:8", seat_on_roll=True)
+    'ewMAAD4gAAAAAA:UQmqAAAAAAAE'
     >>> xgid_to_gnubg_id("XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
     Traceback (most recent call last):
     ...
@@ -375,9 +386,11 @@ def xgid_to_gnubg_id(xgid_text: str, variant: str | Variant = "standard") -> str
             f"cannot convert XGID {xgid_text!r} to a gnubg ID: a double is pending"
             " (gnubg cannot import it)"
         )
-    on_roll = 1 if xg.turn == 1 else 0
-    owner = {1: 1, -1: 0}.get(xg.cube_owner)
+    bottom = 0 if seat_on_roll and xg.turn == -1 else 1  # the bottom player's gnubg seat
+    on_roll = bottom if xg.turn == 1 else 1 - bottom
+    owner = {1: bottom, -1: 1 - bottom}.get(xg.cube_owner)
     dice = None if xg.dice == "00" else (int(xg.dice[0]), int(xg.dice[1]))
+    scores = (xg.score_top, xg.score_bottom) if bottom == 1 else (xg.score_bottom, xg.score_top)
     rec = MatchIDRecord(
         cube_value=xg.cube_value,
         cube_owner=owner,
@@ -387,7 +400,7 @@ def xgid_to_gnubg_id(xgid_text: str, variant: str | Variant = "standard") -> str
         turn=on_roll,
         dice=dice,
         match_length=xg.match_length,
-        score=(xg.score_top, xg.score_bottom),
+        score=scores,
         jacoby=xg.jacoby,
     )
     return format_gnubg_id(xg.position, rec)

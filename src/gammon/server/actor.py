@@ -53,17 +53,17 @@ from gammon.server.protocol import (
     error_code,
 )
 from gammon.server.table import (
-    BOT_BALANCE_FACTOR,
     DICE_SCHEME,
     TableState,
     auto_roll_due,
     clock_deadline,
+    escrow_due,
     initial_state,
     is_fresh_game,
     reduce,
 )
 from gammon.server.views import entry_view, moves_payload, state_view
-from gammon.storage import ConflictError, TableUpdate, UserRow
+from gammon.storage import ConflictError, InsufficientFundsError, TableUpdate, UserRow
 
 if TYPE_CHECKING:
     from gammon.server.hub import Hub
@@ -78,6 +78,10 @@ T = TypeVar("T")
 _TRIES: Final = 5
 #: Seconds a process waits for another's claimed bot decision before trying itself.
 _BOT_CLAIM_TTL: Final = 30.0
+#: A resuming client that missed more entries than this gets one snapshot instead.
+REPLAY_LIMIT: Final = 64
+#: Seconds presence changes (joins, leaves) are gathered before one ``presence`` message.
+_PRESENCE_DELAY: Final = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +152,9 @@ def _check_seed(seed: str) -> str:
 @dataclass(slots=True)
 class _Cache:
     version: int = -1
-    states: dict[tuple[int | None, bool], str] = field(default_factory=dict)
+    states: dict[tuple[int | None, bool, bool], str] = field(default_factory=dict)
     moves: dict[str, Any] | None = None
+    history: str | None = None
 
 
 class TableActor:
@@ -172,6 +177,7 @@ class TableActor:
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_version = -1
         self._resumed_at = now_ms()
+        self._presence_timer: asyncio.TimerHandle | None = None
         #: Set once stopped (evicted or shutting down): new connections are sent away.
         self.stopped = False
 
@@ -209,8 +215,9 @@ class TableActor:
         self.stopped = True
         for conn in list(self.conns):
             conn.close(1001, "server shutting down")
-        if self._timer is not None:
-            self._timer.cancel()
+        for timer in (self._timer, self._presence_timer):
+            if timer is not None:
+                timer.cancel()
         for task in (self._bot_task, self._task):
             if task is not None:
                 task.cancel()
@@ -334,17 +341,26 @@ class TableActor:
         finished_at = at if kind == "end" else None
         result = dumps(data) if kind == "end" else None
         ledger: list[tuple[int, int, str, int | None]] = []
+        game = None
         if old.match is not None and new.match is not None:
+            game = old.match.game.number
             for entry in new.match.ledger[len(old.match.ledger) :]:
                 who = new.seats[entry.player]
                 if who is not None and who.kind != "bot" and who.user_id is not None:
                     ledger.append((who.user_id, entry.amount, "game", entry.game))
+        holds: list[tuple[int, int, int | None]] = []
+        for seat in (0, 0 + 1):
+            change = new.escrow[seat] - old.escrow[seat]
+            who = new.seats[seat] or old.seats[seat]
+            if change and who is not None and who.user_id is not None:
+                holds.append((who.user_id, change, game))
         return TableUpdate(
             status=status,
             seats=seats,
             finished_at=finished_at,
             result=result,
             ledger=tuple(ledger),
+            holds=tuple(holds),
         )
 
     async def _commit(
@@ -364,6 +380,7 @@ class TableActor:
                 finished_at=change.finished_at,
                 result=change.result,
                 ledger=change.ledger,
+                holds=change.holds,
             )
         await self.hub.db.run(
             self.hub.store.append, self.id, new.version, kind, dumps(data), at, change
@@ -423,7 +440,7 @@ class TableActor:
         assert self.state is not None
         return self.state.seat_of(conn.user_id)
 
-    def _state_json(self, seat: int | None, signed_in: bool) -> str:
+    def _fresh_cache(self) -> _Cache:
         state = self.state
         assert state is not None
         cache = self._cache
@@ -431,7 +448,14 @@ class TableActor:
             cache.version = state.version
             cache.states.clear()
             cache.moves = None
-        key = (seat, signed_in)
+            cache.history = None
+        return cache
+
+    def _state_json(self, seat: int | None, signed_in: bool, *, chat: bool = True) -> str:
+        state = self.state
+        assert state is not None
+        cache = self._fresh_cache()
+        key = (seat, signed_in, chat)
         text = cache.states.get(key)
         if text is None:
             moves = None
@@ -456,14 +480,38 @@ class TableActor:
                 online=self._online(),
                 moves=moves,
                 spectators=self._spectators(),
+                chat=chat,
+                idle=self._idle_deadline(state),
             )
             text = dumps(view)
             cache.states[key] = text
         return text
 
-    def _send_state(self, conn: Connection, *, resync: bool = False) -> None:
+    def _history_json(self) -> str:
+        """The match so far as ``start`` and ``action`` entries (what a move list is
+        built from), each ``{"version", "at", "kind", "data": {"events"}}``."""
+        cache = self._fresh_cache()
+        if cache.history is None:
+            cache.history = dumps(
+                [
+                    {
+                        "version": r.seq,
+                        "at": r.at,
+                        "kind": r.kind,
+                        "data": {"events": list(r.events)} if r.kind == "action" else {},
+                    }
+                    for r in self.records
+                    if r.kind in ("start", "action")
+                ]
+            )
+        return cache.history
+
+    def _send_state(self, conn: Connection, *, resync: bool = False, history: bool = False) -> None:
+        """A snapshot: the whole state (and, for a client starting afresh, the history)."""
         body = self._state_json(self._seat(conn), conn.user is not None)
         extra = '"resync":true,' if resync else ""
+        if history:
+            extra += f'"history":{self._history_json()},'
         conn.send(f'{{"type":"state","now":{now_ms()},{extra}{body[1:]}')
 
     def _event_text(self, record: Record, conn: Connection, with_state: bool) -> str:
@@ -476,7 +524,8 @@ class TableActor:
             f'"kind":{dumps(record.kind)},"data":{dumps(data)}'
         )
         if with_state:
-            return f'{head},"state":{self._state_json(seat, conn.user is not None)}}}'
+            body = self._state_json(seat, conn.user is not None, chat=False)
+            return f'{head},"state":{body}}}'
         return head + "}"
 
     def _broadcast(self, record: Record) -> None:
@@ -485,10 +534,29 @@ class TableActor:
                 conn.send(self._event_text(record, conn, with_state=True))
 
     def _presence_changed(self) -> None:
+        """Joins and leaves: one small ``presence`` message to everyone, a moment later
+        (so that a burst of joins costs one message per connection, not one each)."""
         self._cache.states.clear()
+        if self._presence_timer is None:
+            loop = asyncio.get_running_loop()
+            self._presence_timer = loop.call_later(_PRESENCE_DELAY, self._send_presence)
+
+    def _send_presence(self) -> None:
+        self._presence_timer = None
+        if self.state is None or self.stopped:
+            return
+        count, names = self._spectators()
+        text = dumps(
+            {
+                "type": "presence",
+                "version": self.state.version,
+                "online": list(self._online()),
+                "spectators": {"count": count, "names": list(names)},
+            }
+        )
         for conn in list(self.conns):
             if conn.joined:
-                self._send_state(conn)
+                conn.send(text)
 
     def _error(self, conn: Connection, msg_id: str | int | None, exc: BaseException) -> None:
         code = error_code(exc)
@@ -528,12 +596,12 @@ class TableActor:
             }
         )
         last = join.last_version
-        if last is None:
+        if last is None or last == state.version:
             self._send_state(conn)
-        elif last > state.version:
-            self._send_state(conn, resync=True)
-        elif last == state.version:
-            self._send_state(conn)
+        elif last == 0:
+            self._send_state(conn, history=True)
+        elif last > state.version or state.version - last > REPLAY_LIMIT:
+            self._send_state(conn, resync=True, history=True)
         else:
             missed = self.records[last:]
             for i, record in enumerate(missed):
@@ -636,6 +704,12 @@ class TableActor:
             )
         if state.status == "finished":
             raise ServerError("table_finished", "the table is finished")
+        if escrow_due(state):  # settle the last game's escrow before the next game's action
+            await self._top_up()
+            state = self.state
+            assert state is not None
+            if state.status == "finished":
+                raise ServerError("table_finished", "the table is finished")
         match = state.match
         if state.status != "playing" or match is None:
             raise ServerError("not_started", "the match has not started")
@@ -742,25 +816,27 @@ class TableActor:
             raise ServerError("already_seated", "you already sit at this table")
         if state.status != "waiting" or state.seats[seat] is not None:
             raise ServerError("seat_taken", f"seat {seat} is taken")
-        need = state.options.required_balance()
-        if need:
-            balances = await self.hub.db.run(self.hub.store.balances, [user.id])
-            have = balances.get(user.id, 0)
-            if have < need:
-                raise ServerError(
-                    "insufficient_balance",
-                    f"your balance {have} does not cover this table's stake {state.options.stake}"
-                    f" x cube limit {state.options.cube_max} x end coefficient "
-                    f"{state.options.end_coefficient} = {need}",
-                )
-        data = {
+        data: dict[str, Any] = {
             "seat": seat,
             "name": user.name,
             "kind": "guest" if user.guest else "user",
             "user": user.id,
             "level": None,
         }
-        record = await self._commit("sit", data)
+        need = state.options.required_balance()
+        if need:
+            # the table's largest loss in one game is held in escrow, atomically with the
+            # sit: a balance covers any number of tables only as far as it goes
+            data["escrow"] = need
+        try:
+            record = await self._commit("sit", data)
+        except InsufficientFundsError as exc:
+            raise ServerError(
+                "insufficient_balance",
+                f"this table holds stake {state.options.stake} x cube limit "
+                f"{state.options.cube_max} x end coefficient {state.options.end_coefficient}"
+                f" = {need} of your balance in escrow while you sit: {exc}",
+            ) from None
         await self._start_after_sit()
         return record
 
@@ -795,26 +871,18 @@ class TableActor:
         assert state is not None
         if state.status != "waiting" or None in state.seats:
             return
-        need = state.options.required_balance()
-        balances: list[int] | None = None
-        if need:
-            users = [s.user_id for s in state.seats if s is not None and s.user_id is not None]
-            found = await self.hub.db.run(self.hub.store.balances, users)
-            balances = []
-            for seat in state.seats:
-                assert seat is not None
-                if seat.kind == "bot" or seat.user_id is None:
-                    balances.append(need * BOT_BALANCE_FACTOR)
-                else:
-                    balances.append(found.get(seat.user_id, 0))
-            for i, balance in enumerate(balances):
-                if balance < need:
-                    raise ServerError(
-                        "insufficient_balance",
-                        f"the player in seat {i} no longer has the balance this table needs ({need})",
-                    )
         server_seed = secrets.token_bytes(32)
         players = [s.name if s is not None else "" for s in state.seats]
+        # seeds the seated players gave before the start (e.g. in their hello) go into the
+        # start itself, so no roll can come between the start and them
+        seeds: list[str | None] = [None, None]
+        for conn in self.conns:
+            seat = self._seat(conn)
+            if seat is not None and conn.pending_seed is not None:
+                with contextlib.suppress(GammonError):
+                    seeds[seat] = _check_seed(conn.pending_seed)
+        # the money at stake is held in escrow (see ``sit_user``), so the engine needs no
+        # balances to apply seed 004's rule: a player always covers the table's need
         await self._commit(
             "start",
             {
@@ -822,7 +890,8 @@ class TableActor:
                 "scheme": DICE_SCHEME,
                 "commitment": commit(server_seed),
                 "players": players,
-                "balances": balances,
+                "balances": None,
+                "seeds": seeds,
             },
             server_seed=server_seed,
         )
@@ -843,19 +912,53 @@ class TableActor:
             if all(s is None or s.kind == "bot" for s in after.seats):
                 record = await self._end("closed", None)
             return record
+        return await self._forfeit(seat, "leave", "left")
+
+    async def _forfeit(self, seat: int, reason: str, end_reason: str) -> Record:
+        """End a table in play because of one seat: its game in progress is abandoned by
+        that seat (scored and settled), then the other seat wins a match by forfeit."""
+        state = self.state
+        assert state is not None
         match = state.match
         assert match is not None
         if not match.over and not is_fresh_game(match):
             await self._commit(
                 "action",
-                {"action": action_to_dict(Abandon(seat)), "by": "server", "reason": "leave"},
+                {"action": action_to_dict(Abandon(seat)), "by": "server", "reason": reason},
             )
         after = self.state
         assert after is not None and after.match is not None
         if after.match.over:
             return await self._end("match_over", after.match.winner)
         winner = 1 - seat if after.options.is_match else None
-        return await self._end("left", winner)
+        return await self._end(end_reason, winner, by=seat)
+
+    async def _top_up(self) -> None:
+        """Hold each player's escrow again before a staked session's next game; a player
+        whose balance no longer covers it ends the session (reason ``balance``)."""
+        state = self.state
+        assert state is not None
+        for seat, amount in escrow_due(state):
+            try:
+                await self._commit("escrow", {"seat": seat, "amount": amount})
+            except InsufficientFundsError as exc:
+                log.info("table %s: seat %d cannot cover the next game: %s", self.id, seat, exc)
+                await self._end("balance", None)
+                return
+
+    async def resume(self) -> None:
+        """After a restart: the decision that was running starts again after a grace, so
+        that the time the server was down never counts against anyone."""
+        state = self.state
+        if (
+            state is None
+            or state.status != "playing"
+            or state.clock_seat is None
+            or (self.records and self.records[-1].kind == "resume")
+        ):
+            return
+        grace = round(self.hub.settings.reconnect_grace * 1000)
+        await self._commit("resume", {"grace": grace})
 
     async def close_if_empty(self) -> None:
         """Finish a waiting table that nobody sits at (e.g. its creator could not sit)."""
@@ -863,14 +966,20 @@ class TableActor:
         if state is not None and state.status == "waiting" and state.seats == (None, None):
             await self._end("closed", None)
 
-    async def _end(self, reason: str, winner: int | None) -> Record:
+    async def _end(self, reason: str, winner: int | None, *, by: int | None = None) -> Record:
         state = self.state
         assert state is not None
         score = list(state.match.score) if state.match is not None else None
         seed = self._server_seed.hex() if self._server_seed is not None else None
-        return await self._commit(
-            "end", {"reason": reason, "winner": winner, "score": score, "server_seed": seed}
-        )
+        data: dict[str, Any] = {
+            "reason": reason,
+            "winner": winner,
+            "score": score,
+            "server_seed": seed,
+        }
+        if by is not None:
+            data["by"] = by
+        return await self._commit("end", data)
 
     # ------------------------------------------------------------------ the server's own moves
 
@@ -900,6 +1009,9 @@ class TableActor:
                 return
             if not state.locked and await self._apply_pending_seeds():
                 continue
+            if escrow_due(state):
+                await self._top_up()
+                continue
             g = match.game
             if auto_roll_due(state):
                 seat = g.turn if g.turn is not None else 0
@@ -921,9 +1033,30 @@ class TableActor:
                     continue
                 self._set_timer(deadline)
             else:
-                self._cancel_timer()
+                idle = self._idle_deadline(state)
+                if idle is not None and now_ms() >= idle:
+                    late = state.clock_seat
+                    assert late is not None
+                    log.info("table %s: seat %d forfeits after inactivity", self.id, late)
+                    await self._forfeit(late, "idle", "idle")
+                    continue
+                if idle is not None:
+                    self._set_timer(idle)
+                else:
+                    self._cancel_timer()
             self._maybe_bot(state)
             return
+
+    def _idle_deadline(self, state: TableState) -> int | None:
+        """When a player who keeps a decision open at a table without a clock forfeits."""
+        limit = self.hub.settings.idle_limit
+        seat = state.clock_seat
+        if not limit or state.options.clock is not None or seat is None:
+            return None
+        who = state.seats[seat]
+        if who is None or who.kind == "bot":
+            return None
+        return max(state.clock_since, self._resumed_at) + round(limit * 1000)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

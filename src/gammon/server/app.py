@@ -71,6 +71,8 @@ class Context:
         self.create_limiter = KeyedLimiter(
             rate=settings.create_limit / 60.0, burst=max(1, int(2 * settings.create_limit))
         )
+        #: Open WebSockets per client address (``--max-sockets``).
+        self.sockets: dict[str, int] = {}
         self._db: Database | None = None
         self._store: Store | None = None
         self._auth: Auth | None = None

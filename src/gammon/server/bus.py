@@ -26,6 +26,10 @@ __all__ = ["Bus", "LocalBus", "RedisBus", "make_bus"]
 log = logging.getLogger(__name__)
 
 CHANNEL: Final = "gammon:tables"
+#: Set (with a short expiry) by every running process: a process that starts and finds
+#: it knows that the tables in play were never down.
+ALIVE_KEY: Final = "gammon:alive"
+ALIVE_TTL: Final = 15.0
 
 #: Called with (table id, version) for each commit announced by another process.
 Listener = Callable[[str, int], Awaitable[None]]
@@ -49,6 +53,10 @@ class Bus(Protocol):
         """Whether this process won ``key`` (held for ``ttl`` seconds)."""
         ...
 
+    async def alone(self) -> bool:
+        """Whether no other server process was running when this one started."""
+        ...
+
     async def close(self) -> None:
         """Stop listening and disconnect."""
         ...
@@ -69,6 +77,10 @@ class LocalBus:
         """Always won."""
         return True
 
+    async def alone(self) -> bool:
+        """One process: nobody else."""
+        return True
+
     async def close(self) -> None:
         """Nothing to close."""
 
@@ -86,13 +98,32 @@ class RedisBus:
         self._task: asyncio.Task[None] | None = None
         self._listener: Listener | None = None
         self._started = asyncio.Event()
+        self._alone = True
+        self._beat: asyncio.Task[None] | None = None
 
     async def start(self, listener: Listener) -> None:
         """Subscribe, and deliver announcements from other processes to ``listener``."""
         await self._redis.ping()
+        self._alone = not await self._redis.exists(ALIVE_KEY)
+        self._beat = asyncio.create_task(self._heartbeat(), name="gammon-redis-heartbeat")
         self._listener = listener
         self._task = asyncio.create_task(self._listen(), name="gammon-redis-bus")
         await asyncio.wait_for(self._started.wait(), timeout=10)
+
+    async def _heartbeat(self) -> None:
+        """Keep :data:`ALIVE_KEY` set while this process runs."""
+        while True:
+            try:
+                await self._redis.set(ALIVE_KEY, self._origin, px=round(ALIVE_TTL * 1000))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("redis bus: heartbeat failed: %s", exc)
+            await asyncio.sleep(ALIVE_TTL / 3)
+
+    async def alone(self) -> bool:
+        """No other process had set :data:`ALIVE_KEY` when this one started."""
+        return self._alone
 
     async def _listen(self) -> None:
         backoff = 0.2
@@ -149,10 +180,11 @@ class RedisBus:
 
     async def close(self) -> None:
         """Stop listening and close the connection pool."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._beat):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self._redis.aclose()
 
 

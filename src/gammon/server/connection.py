@@ -17,12 +17,14 @@ from starlette.websockets import WebSocket
 
 from gammon.storage import UserRow
 
-__all__ = ["OUTBOX_SIZE", "Connection", "dumps"]
+__all__ = ["OUTBOX_BYTES", "OUTBOX_SIZE", "Connection", "dumps"]
 
 log = logging.getLogger(__name__)
 
 #: Messages that may wait for a client before it is disconnected as too slow.
 OUTBOX_SIZE: Final = 256
+#: Characters that may wait for a client (one message over this is still sent alone).
+OUTBOX_BYTES: Final = 2 * 1024 * 1024
 
 
 def dumps(obj: Any) -> str:
@@ -41,7 +43,10 @@ class Connection:
         #: A client seed the client gave that is not in the journal yet.
         self.pending_seed: str | None = None
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_SIZE)
+        self._queued = 0
         self._close: tuple[int, str] | None = None
+        #: When the session was last checked (monotonic seconds), see ``gammon.server.ws``.
+        self.checked_at = 0.0
 
     @property
     def closing(self) -> bool:
@@ -52,12 +57,20 @@ class Connection:
         """Queue a message; a client that cannot keep up is disconnected."""
         if self._close is not None:
             return
+        if self._queued and self._queued + len(text) > OUTBOX_BYTES:
+            self._too_slow(f"{self._queued} characters")
+            return
         try:
             self._outbox.put_nowait(text)
         except asyncio.QueueFull:
-            log.info("closing a WebSocket that is %d messages behind", OUTBOX_SIZE)
-            self._close = (4008, "too slow: reconnect and resume")
-            self._wake()
+            self._too_slow(f"{OUTBOX_SIZE} messages")
+            return
+        self._queued += len(text)
+
+    def _too_slow(self, behind: str) -> None:
+        log.info("closing a WebSocket that is %s behind", behind)
+        self._close = (4008, "too slow: reconnect and resume")
+        self._wake()
 
     def send_json(self, obj: Any) -> None:
         """Queue an object as JSON."""
@@ -84,6 +97,7 @@ class Connection:
                     if self._close is not None:
                         break
                     continue
+                self._queued -= len(text)
                 await self.websocket.send_text(text)
             code, reason = self._close or (1000, "")
             await self.websocket.close(code, reason)

@@ -71,9 +71,13 @@ class Hub:
         """Listen to other processes and resume every table in play."""
         await self.bus.start(self._on_remote)
         live = await self.db.run(self.store.table_ids, "playing")
+        # the tables were down only if no other process kept them going
+        restarted = await self.bus.alone()
         for table_id in live:
             try:
-                await self.get(table_id)
+                actor = await self.get(table_id)
+                if actor is not None and restarted:
+                    await actor.call(actor.resume)
             except Exception:
                 log.exception("could not resume table %s", table_id)
         if live:
@@ -186,12 +190,14 @@ class Hub:
             if not bots_available():
                 raise ServerError("not_available", "this build has no bot (gammon.bots.seat)")
         need = options.required_balance()
-        if need and user.balance < need:
-            raise ServerError(
-                "insufficient_balance",
-                f"your balance {user.balance} does not cover this table's stake x cube limit x "
-                f"end coefficient = {need}",
-            )
+        if need:
+            available = (await self.db.run(self.store.available, [user.id])).get(user.id, 0)
+            if available < need:
+                raise ServerError(
+                    "insufficient_balance",
+                    f"your balance not held at other tables, {available}, does not cover this "
+                    f"table's stake x cube limit x end coefficient = {need}",
+                )
         table_id = request.table_id or secrets.token_urlsafe(9)
         data = {"by": user.name, "private": request.private, "options": options.to_dict()}
         await self.db.run(

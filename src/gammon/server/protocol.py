@@ -16,6 +16,7 @@ gammon.server.protocol.ServerError: the server rolls the dice: a roll message ha
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ __all__ = [
     "clean_chat",
     "error_code",
     "http_status",
+    "loads_text",
     "parse_client_message",
 ]
 
@@ -210,6 +212,27 @@ _REQUIRED: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def loads_text(raw: str | bytes) -> Any:
+    r"""``json.loads`` that also refuses text no UTF-8 can hold (a lone UTF-16 surrogate,
+    written ``\ud800`` in JSON): such a string could be neither stored nor sent.
+
+    >>> loads_text('{"text": "\\ud83c\\udfb2"}')
+    {'text': '🎲'}
+    >>> loads_text('{"text": "\\ud800"}')
+    Traceback (most recent call last):
+    ...
+    ValueError: a JSON string holds a lone UTF-16 surrogate
+    """
+    data = json.loads(raw)
+    escaped = "\\u" in raw if isinstance(raw, str) else b"\\u" in raw
+    if escaped and _SURROGATE.search(json.dumps(data, ensure_ascii=False)):
+        raise ValueError("a JSON string holds a lone UTF-16 surrogate")
+    return data
+
+
 def parse_client_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
     """Check one client message; raise :class:`ServerError` if it is not acceptable.
 
@@ -219,10 +242,13 @@ def parse_client_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
         raise ServerError("bad_json", "binary frames are not accepted: send JSON text")
     if len(raw) > max_bytes or len(raw.encode("utf-8", "surrogatepass")) > max_bytes:
         raise ServerError("too_large", f"a message may be at most {max_bytes} bytes")
+    if _SURROGATE.search(raw):  # a frame's text is UTF-8 on the wire; be safe anyway
+        raise ServerError("bad_json", "the message is not valid UTF-8 text")
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ServerError("bad_json", "the message is not valid JSON") from None
+        data = loads_text(raw)
+    except (ValueError, RecursionError) as exc:
+        detail = "holds a lone UTF-16 surrogate" if "surrogate" in str(exc) else "is not valid JSON"
+        raise ServerError("bad_json", f"the message {detail}") from None
     if not isinstance(data, dict):
         raise ServerError("bad_json", "a message is a JSON object")
     msg_id = data.get("id")

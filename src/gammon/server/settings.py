@@ -47,6 +47,12 @@ SETTINGS_HELP: Final[dict[str, str]] = {
     "rate_burst": "WebSocket message burst allowed per connection",
     "create_limit": "accounts, guests and tables one client address may create per minute "
     "(twice as many at once)",
+    "max_sockets": "WebSockets one client address may hold open at once (more are closed "
+    "with 4429)",
+    "idle_limit": "seconds a player may leave a decision open at a table without a clock "
+    "before forfeiting (the game is abandoned by that player and the table ends; 0: never)",
+    "reconnect_grace": "seconds added to the running clock decision when the server resumes "
+    "a table (the time it was down never counts)",
     "bot_workers": "processes that compute bot moves (0: a thread in the server process)",
     "bot_delay": "seconds a bot waits before acting, so that people can follow",
     "session_days": "days a sign-in lasts",
@@ -76,6 +82,9 @@ class Settings:
     rate_limit: float = 10.0
     rate_burst: int = 30
     create_limit: float = 30.0
+    max_sockets: int = 20
+    idle_limit: float = 600.0
+    reconnect_grace: float = 30.0
     bot_workers: int = 1
     bot_delay: float = 0.6
     session_days: int = 30
@@ -101,6 +110,9 @@ class Settings:
         need(self.rate_limit > 0, "rate_limit must be > 0")
         need(self.rate_burst >= 1, "rate_burst must be >= 1")
         need(self.create_limit > 0, "create_limit must be > 0")
+        need(1 <= self.max_sockets <= 100_000, "max_sockets must be 1..100000")
+        need(0 <= self.idle_limit <= 7 * 86400, "idle_limit must be 0..604800 seconds")
+        need(0 <= self.reconnect_grace <= 3600, "reconnect_grace must be 0..3600 seconds")
         need(0 <= self.bot_workers <= 64, "bot_workers must be 0..64")
         need(0 <= self.bot_delay <= 60, "bot_delay must be 0..60 seconds")
         need(1 <= self.session_days <= 3650, "session_days must be 1..3650")
@@ -133,11 +145,19 @@ _INTS: Final = {
     "starting_balance",
     "max_message_bytes",
     "rate_burst",
+    "max_sockets",
     "bot_workers",
     "session_days",
     "db_pool_size",
 }
-_FLOATS: Final = {"rate_limit", "create_limit", "bot_delay", "sync_interval"}
+_FLOATS: Final = {
+    "rate_limit",
+    "create_limit",
+    "idle_limit",
+    "reconnect_grace",
+    "bot_delay",
+    "sync_interval",
+}
 _LISTS: Final = {"allowed_origins", "trust_proxy"}
 
 

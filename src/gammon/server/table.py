@@ -1,9 +1,12 @@
 """A table's state, rebuilt by folding its journal: :func:`reduce` is pure.
 
 A table's journal (``entries`` in the database) holds everything that happened
-at it, numbered from 1: ``created``, ``sit``, ``leave``, ``start`` (the match and
-its dice commitment), ``seed`` (a client seed), ``action`` (one engine action,
-dice included), ``chat`` and ``end`` (which reveals the server seed).  Folding
+at it, numbered from 1: ``created``, ``sit`` (with the escrow it holds at a
+staked table), ``leave``, ``start`` (the match and its dice commitment),
+``seed`` (a client seed), ``action`` (one engine action, dice included),
+``escrow`` (a seat's escrow topped up for the next game), ``resume`` (the server
+came back: the running decision starts again after a grace), ``chat`` and
+``end`` (which reveals the server seed).  Folding
 the entries in order with :func:`reduce` gives the same :class:`TableState`
 every time, in every process.
 
@@ -36,11 +39,10 @@ from gammon.match import (
     new_match,
     to_act,
 )
-from gammon.match.dice import VerifiableDice
+from gammon.match.dice import DICE_SCHEME, VerifiableDice
 from gammon.server.protocol import ServerError
 
 __all__ = [
-    "BOT_BALANCE_FACTOR",
     "CHAT_KEPT",
     "DICE_SCHEME",
     "Seat",
@@ -48,6 +50,7 @@ __all__ = [
     "TableState",
     "auto_roll_due",
     "clock_deadline",
+    "escrow_due",
     "initial_state",
     "is_fresh_game",
     "next_dice",
@@ -57,9 +60,6 @@ __all__ = [
 SeatKind = Literal["user", "guest", "bot"]
 #: Chat lines kept in the state (older ones stay in the journal).
 CHAT_KEPT: Final = 50
-DICE_SCHEME: Final = "hmac-sha256-v1"
-#: A bot's balance at a staked table: this many times what the table requires.
-BOT_BALANCE_FACTOR: Final = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +105,9 @@ class TableState:
     reserves: tuple[int, int] = (0, 0)
     clock_seat: int | None = None
     clock_since: int = 0
+    #: What each seat's escrow holds at a staked table (its player's balance
+    #: reserved for this table; 0 for bots and at tables without a stake).
+    escrow: tuple[int, int] = (0, 0)
     chat: tuple[dict[str, Any], ...] = field(default=(), compare=False)
 
     def seat_of(self, user_id: int | None) -> int | None:
@@ -141,18 +144,28 @@ def _seat(data: dict[str, Any]) -> Seat:
 
 
 def _clock_after(state: TableState, match: MatchState, action: Action, at: int) -> TableState:
+    """Whose decision it is and since when (with or without a clock), and the reserves."""
     clock = state.options.clock
-    if clock is None:
-        return state
     reserves = list(state.reserves)
-    if state.clock_seat is not None:
+    if clock is not None and state.clock_seat is not None:
         used = max(0, at - state.clock_since - round(clock.delay * 1000))
         reserves[state.clock_seat] = max(0, reserves[state.clock_seat] - used)
     if isinstance(action, Timeout):
         reserves[action.player] = 0
     seats = to_act(match)
-    seat = seats[0] if len(seats) == 1 and match.game.phase != "opening" else None
+    seat = (
+        seats[0] if len(seats) == 1 and match.game.phase != "opening" and not match.over else None
+    )
     return replace(state, reserves=(reserves[0], reserves[1]), clock_seat=seat, clock_since=at)
+
+
+def _escrow_after(state: TableState, old: MatchState, new: MatchState) -> TableState:
+    """A settled game uses up the loser's escrow by what it lost."""
+    escrow = list(state.escrow)
+    for entry in new.ledger[len(old.ledger) :]:
+        if entry.amount < 0:
+            escrow[entry.player] = max(0, escrow[entry.player] + entry.amount)
+    return replace(state, escrow=(escrow[0], escrow[1]))
 
 
 def reduce(
@@ -172,14 +185,18 @@ def reduce(
             raise ServerError("seat_taken", f"seat {seat} is not free")
         seats = list(state.seats)
         seats[seat] = _seat(data)
-        new = replace(state, seats=(seats[0], seats[1]))
+        escrow = list(state.escrow)
+        escrow[seat] = int(data.get("escrow", 0))
+        new = replace(state, seats=(seats[0], seats[1]), escrow=(escrow[0], escrow[1]))
     elif kind == "leave":
         seat = data["seat"]
         if state.status != "waiting":
             raise ServerError("illegal_action", "only a waiting table's seats can be left")
         seats = list(state.seats)
         seats[seat] = None
-        new = replace(state, seats=(seats[0], seats[1]))
+        escrow = list(state.escrow)
+        escrow[seat] = 0
+        new = replace(state, seats=(seats[0], seats[1]), escrow=(escrow[0], escrow[1]))
     elif kind == "start":
         if state.status != "waiting" or None in state.seats:
             raise ServerError("illegal_action", "a match starts when both seats are taken")
@@ -190,6 +207,7 @@ def reduce(
         if state.options.clock is not None:
             reserve = round(state.options.clock.reserve(state.options.match_length) * 1000)
         players = data["players"]
+        given = data.get("seeds") or [None, None]
         new = replace(
             state,
             status="playing",
@@ -200,6 +218,10 @@ def reduce(
             reserves=(reserve, reserve),
             clock_seat=None,
             clock_since=at,
+            seeds=(
+                str(given[0]) if given[0] is not None else None,
+                str(given[1]) if given[1] is not None else None,
+            ),
         )
     elif kind == "seed":
         if state.status != "playing" or state.locked:
@@ -217,13 +239,25 @@ def reduce(
         if isinstance(action, Roll):
             new = replace(new, rolls=state.rolls + 1, locked=True)
         new = _clock_after(new, transition.state, action, at)
+        new = _escrow_after(new, state.match, transition.state)
+    elif kind == "escrow":
+        seat = data["seat"]
+        if state.status != "playing":
+            raise ServerError("illegal_action", "escrow is topped up during a session only")
+        escrow = list(state.escrow)
+        escrow[seat] += int(data["amount"])
+        new = replace(state, escrow=(escrow[0], escrow[1]))
+    elif kind == "resume":
+        if state.status != "playing":
+            raise ServerError("illegal_action", "only a table in play resumes")
+        new = replace(state, clock_since=at + int(data.get("grace", 0)))
     elif kind == "chat":
         line = {**{k: v for k, v in data.items() if k != "user"}, "version": version, "at": at}
         new = replace(state, chat=(*state.chat, line)[-CHAT_KEPT:])
     elif kind == "end":
         if state.status == "finished":
             raise ServerError("table_finished", "the table is already finished")
-        new = replace(state, status="finished", result=dict(data), clock_seat=None)
+        new = replace(state, status="finished", result=dict(data), clock_seat=None, escrow=(0, 0))
     elif kind == "created":
         raise ServerError("bad_message", "a table is created only once")
     else:
@@ -263,6 +297,20 @@ def auto_roll_due(state: TableState) -> bool:
     if g.phase == "turn" and g.turn is not None:
         return "double" not in allowed_actions(match).get(g.turn, ())
     return False
+
+
+def escrow_due(state: TableState) -> list[tuple[int, int]]:
+    """``(seat, amount)`` for each player whose escrow must be topped up before the
+    next game of a staked session can begin (its last loss used part of it)."""
+    need = state.options.required_balance()
+    match = state.match
+    if not need or state.status != "playing" or match is None or match.over:
+        return []
+    due = []
+    for seat, who in enumerate(state.seats):
+        if who is not None and who.kind != "bot" and state.escrow[seat] < need:
+            due.append((seat, need - state.escrow[seat]))
+    return due
 
 
 def clock_deadline(state: TableState) -> int | None:

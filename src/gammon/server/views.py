@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from gammon.match import MatchState, TableOptions, allowed_actions, to_act
+from gammon.match.dice import DICE_SCHEME
 from gammon.position import Position
 from gammon.server.table import TableState, clock_deadline
 
@@ -124,13 +125,18 @@ def state_view(
     moves: dict[str, Any] | None,
     auto_roll: bool = False,
     spectators: tuple[int, tuple[str, ...]] = (0, ()),
+    chat: bool = True,
+    idle: int | None = None,
 ) -> dict[str, Any]:
     """The ``state`` object for one viewer (without ``type`` and ``now``).
 
     ``moves`` is :func:`moves_payload` for the seat to move; it is included only
     when ``seat`` is that seat.  ``auto_roll``: the server is about to roll, so
     ``roll`` is not offered.  ``spectators``: how many connections watch without
-    a seat, and the names of those with a session.
+    a seat, and the names of those with a session.  ``chat=False`` leaves the
+    recent chat lines out (the state inside an ``event``: chat lines come as
+    their own events).  ``idle``: when the seat on turn at a table without a clock
+    forfeits if it still has not acted (``--idle-limit``).
     """
     match = state.match
     playing = state.status == "playing" and match is not None and not match.over
@@ -160,6 +166,7 @@ def state_view(
             "seats": seats,
             "created_by": state.created_by,
             "result": state.result,
+            "escrow": list(state.escrow),
         },
         "you": {
             "seat": seat,
@@ -172,9 +179,11 @@ def state_view(
         "match": None,
         "dice": None,
         "clock": None,
-        "chat": list(state.chat),
+        "inactivity": {"seat": state.clock_seat, "deadline": idle} if idle is not None else None,
         "spectators": {"count": spectators[0], "names": list(spectators[1])},
     }
+    if chat:
+        view["chat"] = list(state.chat)
     if match is not None:
         mv = _match_view(state, match)
         g = match.game
@@ -182,7 +191,7 @@ def state_view(
             mv.update(moves)
         view["match"] = mv
         dice: dict[str, Any] = {
-            "scheme": "hmac-sha256-v1",
+            "scheme": DICE_SCHEME,
             "match_id": state.id,
             "commitment": state.commitment,
             "locked": state.locked,
@@ -215,6 +224,14 @@ def entry_view(kind: str, data: dict[str, Any], seat: int | None) -> dict[str, A
         return {k: v for k, v in data.items() if k != "user"}
     if kind == "seed" and data.get("seat") != seat:
         return {"seat": data.get("seat")}
+    if kind == "start" and "seeds" in data:
+        # client seeds stay private until the dice are locked: each seat sees its own
+        seeds = data["seeds"]
+        view = {k: v for k, v in data.items() if k != "seeds"}
+        view["seeds_given"] = [s is not None for s in seeds]
+        if seat is not None:
+            view["your_seed"] = seeds[seat]
+        return view
     return data
 
 

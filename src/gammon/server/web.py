@@ -41,7 +41,13 @@ from gammon.server.bots import BOT_LEVELS, bots_available
 from gammon.server.forms import table_request
 from gammon.server.hub import TABLE_ID, TableRequest
 from gammon.server.i18n import LANGUAGES, error_text, translator
-from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, ServerError, http_status
+from gammon.server.protocol import (
+    PROTOCOL_VERSION,
+    SERVER_NAME,
+    ServerError,
+    http_status,
+    loads_text,
+)
 from gammon.server.table import DICE_SCHEME
 from gammon.server.views import table_summary
 from gammon.server.ws import origin_allowed
@@ -146,9 +152,10 @@ async def _json_body(request: Request) -> dict[str, Any]:
     await _check_csrf(request, request.headers.get("x-csrf-token"))
     body = await request.body()
     try:
-        data = json.loads(body or b"{}")
-    except (ValueError, RecursionError):
-        raise ServerError("bad_json", "the body is not valid JSON") from None
+        data = loads_text(body or b"{}")
+    except (ValueError, RecursionError) as exc:
+        detail = "holds a lone UTF-16 surrogate" if "surrogate" in str(exc) else "is not valid JSON"
+        raise ServerError("bad_json", f"the body {detail}") from None
     if not isinstance(data, dict):
         raise ServerError("bad_json", "the body is a JSON object")
     return data
@@ -612,7 +619,13 @@ def match_record(actor: TableActor) -> MatchRecord:
         actions,
         state.players,
         state.balances,
-        DiceRecord(state.id, state.commitment, state.seeds_locked, DICE_SCHEME),
+        # the client seeds are shown once the dice are locked (as in the state)
+        DiceRecord(
+            state.id,
+            state.commitment,
+            state.seeds_locked if state.locked else ("", ""),
+            DICE_SCHEME,
+        ),
         seed,
         {"table": state.id, "status": state.status, "result": state.result or {}},
     )
@@ -762,7 +775,7 @@ async def healthz(_request: Request) -> Response:
 
 
 def _user_json(user: UserRow) -> dict[str, Any]:
-    return {"name": user.name, "guest": user.guest, "balance": user.balance}
+    return {"name": user.name, "guest": user.guest, "balance": user.balance, "held": user.held}
 
 
 async def api_protocol(_request: Request) -> Response:
@@ -803,11 +816,13 @@ async def api_ledger(request: Request) -> Response:
     return JSONResponse(
         {
             "balance": user.balance if user else 0,
+            "held": user.held if user else 0,
             "ledger": [
                 {
                     "at": line.at,
                     "amount": line.amount,
                     "balance": line.balance,
+                    "held": line.held,
                     "reason": line.reason,
                     "table": line.table_id,
                     "game": line.game,

@@ -28,6 +28,7 @@ from gammon.server.protocol import (
     parse_client_message,
 )
 from gammon.server.ratelimit import TokenBucket
+from gammon.storage import UserRow
 
 if TYPE_CHECKING:
     from gammon.server.actor import TableActor
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 
 #: Rate-limit violations after which a connection is closed (4429).
 MAX_VIOLATIONS: Final = 50
+#: Seconds a connection's session is trusted before an action checks it again (so a
+#: socket opened before signing out stops acting as that user).
+SESSION_RECHECK: Final = 1.0
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -66,8 +70,37 @@ async def table_socket(websocket: WebSocket) -> None:
     ):
         await websocket.close(code=4403)  # before accept: the handshake gets HTTP 403
         return
-    session = await ctx.auth.session(websocket.cookies.get(SESSION_COOKIE))
+    token = websocket.cookies.get(SESSION_COOKIE)
+    session = await ctx.auth.session(token)
     await websocket.accept()
+    address = websocket.client.host if websocket.client is not None else "unknown"
+    if ctx.sockets.get(address, 0) >= settings.max_sockets:
+        await websocket.send_json(
+            {
+                "type": "error",
+                "id": None,
+                "code": "rate_limited",
+                "message": f"too many connections from your address (at most "
+                f"{settings.max_sockets}): close some tables",
+                "version": 0,
+            }
+        )
+        await websocket.close(code=4429)
+        return
+    ctx.sockets[address] = ctx.sockets.get(address, 0) + 1
+    try:
+        await _serve(ctx, websocket, session.user if session is not None else None, token)
+    finally:
+        left = ctx.sockets.get(address, 1) - 1
+        if left > 0:
+            ctx.sockets[address] = left
+        else:
+            ctx.sockets.pop(address, None)
+
+
+async def _serve(
+    ctx: Context, websocket: WebSocket, user: UserRow | None, token: str | None
+) -> None:
     table_id = websocket.path_params.get("table_id", "")
     actor = await ctx.hub.get(table_id)
     if actor is None:
@@ -82,10 +115,11 @@ async def table_socket(websocket: WebSocket) -> None:
         )
         await websocket.close(code=4404)
         return
-    conn = Connection(websocket, session.user if session is not None else None)
+    conn = Connection(websocket, user)
+    conn.checked_at = time.monotonic()
     writer = asyncio.create_task(conn.writer(), name="gammon-ws-writer")
     try:
-        await _read(ctx, actor, conn, websocket)
+        await _read(ctx, actor, conn, websocket, token)
     finally:
         actor.part(conn)
         conn.close()
@@ -110,7 +144,24 @@ def _error(conn: Connection, actor: TableActor, msg_id: str | int | None, exc: G
     )
 
 
-async def _read(ctx: Context, actor: TableActor, conn: Connection, websocket: WebSocket) -> None:
+async def _still_signed_in(ctx: Context, conn: Connection, token: str | None) -> bool:
+    """Whether the session this socket was opened with is still live (checked again
+    at most every :data:`SESSION_RECHECK` seconds)."""
+    if conn.user is None:
+        return True
+    now = time.monotonic()
+    if now - conn.checked_at < SESSION_RECHECK:
+        return True
+    session = await ctx.auth.session(token)
+    if session is None or session.user.id != conn.user_id:
+        return False
+    conn.checked_at = now
+    return True
+
+
+async def _read(
+    ctx: Context, actor: TableActor, conn: Connection, websocket: WebSocket, token: str | None
+) -> None:
     settings = ctx.settings
     bucket = TokenBucket(settings.rate_limit, settings.rate_burst)
     violations = 0
@@ -164,6 +215,15 @@ async def _read(ctx: Context, actor: TableActor, conn: Connection, websocket: We
                 continue
             if parsed.type == "hello":
                 raise ServerError("bad_message", "hello was already said")
+            if parsed.type != "ping" and not await _still_signed_in(ctx, conn, token):
+                _error(
+                    conn,
+                    actor,
+                    msg_id,
+                    ServerError("auth_required", "you signed out: reconnect to go on"),
+                )
+                conn.close(4401, "signed out")
+                return
             if parsed.type == "ping":
                 conn.send_json({"type": "pong", "id": msg_id, "now": now_ms()})
             elif parsed.type == "steps":

@@ -9,6 +9,7 @@ from gammon.storage.db import Database, normalize_url
 from gammon.storage.store import (
     ConflictError,
     EntryRow,
+    InsufficientFundsError,
     LedgerLine,
     SessionInfo,
     Store,
@@ -21,6 +22,7 @@ __all__ = [
     "ConflictError",
     "Database",
     "EntryRow",
+    "InsufficientFundsError",
     "LedgerLine",
     "SessionInfo",
     "Store",

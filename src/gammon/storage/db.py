@@ -12,7 +12,7 @@ pinged before use: a dead one is replaced and the query run again).
 >>> db = Database("sqlite://")
 >>> db.migrate()
 >>> db.schema_revision()
-'0001'
+'0002'
 >>> db.close()
 """
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -43,6 +44,10 @@ T = TypeVar("T")
 #: Any number: the key of the PostgreSQL advisory lock held while migrating, so that
 #: several servers starting at once migrate one after the other.
 _MIGRATION_LOCK: Final = 7_261_854_019
+#: PostgreSQL's serialization_failure and deadlock_detected: the transaction was rolled
+#: back whole and may simply run again.
+_RETRY_STATES: Final = frozenset({"40001", "40P01"})
+_RETRIES: Final = 4
 
 
 def normalize_url(url: str) -> str:
@@ -130,16 +135,24 @@ class Database:
         """Run ``fn(*args)`` on a database thread and wait for it.
 
         A connection found dead (the database restarted) is replaced and ``fn`` runs
-        once more; journal appends stay safe, since a repeated one conflicts.
+        once more; journal appends stay safe, since a repeated one conflicts.  A
+        transaction PostgreSQL rolled back as a deadlock victim or a serialization
+        failure runs again too (a few times, after a short random pause).
         """
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor, partial(fn, *args))
-        except DBAPIError as exc:
-            if not exc.connection_invalidated:
-                raise
-            log.warning("database connection lost (%s); trying again", exc.orig)
-            return await loop.run_in_executor(self._executor, partial(fn, *args))
+        for attempt in range(_RETRIES + 1):
+            try:
+                return await loop.run_in_executor(self._executor, partial(fn, *args))
+            except DBAPIError as exc:
+                state = getattr(exc.orig, "sqlstate", None)
+                if exc.connection_invalidated and attempt == 0:
+                    log.warning("database connection lost (%s); trying again", exc.orig)
+                elif state in _RETRY_STATES and attempt < _RETRIES:
+                    log.info("transaction rolled back (%s); trying again", state)
+                    await asyncio.sleep(random.uniform(0.005, 0.02) * 2**attempt)
+                else:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _alembic_config(self) -> Config:
         cfg = Config()

@@ -38,6 +38,9 @@ class User(Base):
     guest: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     #: Play-money balance; every change has a line in ``ledger``.
     balance: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0)
+    #: The part of ``balance`` held for the staked tables the user sits at (escrow):
+    #: never more than ``balance``; only ``balance - held`` can be staked elsewhere.
+    held: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0, server_default="0")
     created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
 
     __table_args__ = (UniqueConstraint("name_key", name="uq_users_name_key"),)
@@ -118,7 +121,11 @@ class Ledger(Base):
     amount: Mapped[int] = mapped_column(BigInteger, nullable=False)
     #: The balance after this line.
     balance: Mapped[int] = mapped_column(BigInteger, nullable=False)
-    #: ``opening`` (the starting balance) or ``game`` (a settled game).
+    #: The amount held in escrow after this line.
+    held: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0, server_default="0")
+    #: ``opening`` (the starting balance), ``game`` (a settled game), ``hold`` (escrow
+    #: taken for a staked table: amount 0, ``held`` grows) or ``release`` (escrow given
+    #: back or used by a loss: amount 0, ``held`` shrinks).
     reason: Mapped[str] = mapped_column(String(32), nullable=False)
     table_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
     game: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final
 
-from sqlalchemy import TextClause, and_, delete, func, insert, select, text, update
+from sqlalchemy import TextClause, and_, case, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from gammon.errors import GammonError
@@ -37,6 +37,7 @@ from gammon.storage.models import Entry, Ledger, SessionToken, Table, User
 __all__ = [
     "ConflictError",
     "EntryRow",
+    "InsufficientFundsError",
     "LedgerLine",
     "SessionInfo",
     "Store",
@@ -54,9 +55,15 @@ class ConflictError(GammonError):
         self.code = code
 
 
+class InsufficientFundsError(GammonError):
+    """Escrow refused: the balance not already held elsewhere does not cover it."""
+
+    code = "insufficient_balance"
+
+
 @dataclass(frozen=True, slots=True)
 class UserRow:
-    """An account."""
+    """An account.  ``held`` is the part of ``balance`` in escrow at staked tables."""
 
     id: int
     name: str
@@ -64,6 +71,12 @@ class UserRow:
     balance: int
     password_hash: str | None
     created_at: int
+    held: int = 0
+
+    @property
+    def available(self) -> int:
+        """What the user may still stake: the balance not held in escrow."""
+        return self.balance - self.held
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +126,7 @@ class LedgerLine:
     reason: str
     table_id: str | None
     game: int | None
+    held: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +135,11 @@ class TableUpdate:
 
     ``None`` fields stay as they are.  ``ledger`` lines are ``(user_id, amount,
     reason, game)``: each moves that user's balance and is written to the ledger.
+    ``holds`` are ``(user_id, change, game)``: a positive change takes that much
+    into escrow, only if the user's balance not yet held covers it (else
+    :class:`InsufficientFundsError` and nothing is written); a negative one gives
+    escrow back.  Rows are locked in user-id order, so two settlements between the
+    same users never deadlock.
     """
 
     status: str | None = None
@@ -129,11 +148,18 @@ class TableUpdate:
     finished_at: int | None = None
     result: str | None = None
     ledger: tuple[tuple[int, int, str, int | None], ...] = field(default=())
+    holds: tuple[tuple[int, int, int | None], ...] = field(default=())
 
 
 def _user(row: Any) -> UserRow:
     return UserRow(
-        row.id, row.name, bool(row.guest), int(row.balance), row.password_hash, row.created_at
+        row.id,
+        row.name,
+        bool(row.guest),
+        int(row.balance),
+        row.password_hash,
+        row.created_at,
+        int(row.held),
     )
 
 
@@ -160,6 +186,7 @@ _USER_COLUMNS = (
     User.balance,
     User.password_hash,
     User.created_at,
+    User.held,
 )
 
 
@@ -248,6 +275,16 @@ class Store:
         assert user is not None
         return user
 
+    def available(self, user_ids: Sequence[int]) -> dict[int, int]:
+        """What some users may still stake: balance less escrow."""
+        if not user_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(User.id, User.balance, User.held).where(User.id.in_(user_ids))
+            )
+            return {row.id: int(row.balance) - int(row.held) for row in rows}
+
     def balances(self, user_ids: Sequence[int]) -> dict[int, int]:
         """The balances of some users."""
         if not user_ids:
@@ -268,13 +305,23 @@ class Store:
                     Ledger.reason,
                     Ledger.table_id,
                     Ledger.game,
+                    Ledger.held,
                 )
                 .where(Ledger.user_id == user_id)
                 .order_by(Ledger.id.desc())
                 .limit(limit)
             )
             return [
-                LedgerLine(r.id, r.at, int(r.amount), int(r.balance), r.reason, r.table_id, r.game)
+                LedgerLine(
+                    r.id,
+                    r.at,
+                    int(r.amount),
+                    int(r.balance),
+                    r.reason,
+                    r.table_id,
+                    r.game,
+                    int(r.held),
+                )
                 for r in rows
             ]
 
@@ -375,26 +422,14 @@ class Store:
                     _INSERT_ENTRY,
                     {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": at},
                 )
-                for user_id, amount, reason, game in change.ledger:
-                    balance = conn.execute(
-                        update(User)
-                        .where(User.id == user_id)
-                        .values(balance=User.balance + amount)
-                        .returning(User.balance)
-                    ).scalar_one()
-                    conn.execute(
-                        insert(Ledger).values(
-                            user_id=user_id,
-                            at=at,
-                            amount=amount,
-                            balance=balance,
-                            reason=reason,
-                            table_id=table_id,
-                            game=game,
-                        )
-                    )
+                _settle(conn, table_id, at, change)
         except IntegrityError:
             raise ConflictError(f"table {table_id} already has entry {seq}") from None
+
+    def hold(self, user_id: int, amount: int, at: int, table_id: str | None = None) -> None:
+        """Take ``amount`` into escrow outside a journal entry (tests and tools)."""
+        with self.engine.begin() as conn:
+            _settle(conn, table_id, at, TableUpdate(holds=((user_id, amount, None),)))
 
     def table(self, table_id: str) -> TableRow | None:
         """A table's row, or None."""
@@ -458,3 +493,71 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(select(Table.status, func.count()).group_by(Table.status))
             return {status: int(n) for status, n in rows}
+
+
+def _settle(conn: Any, table_id: str | None, at: int, change: TableUpdate) -> None:
+    """Apply a change's ledger lines and escrow, user by user in id order."""
+    users = sorted({line[0] for line in change.ledger} | {hold[0] for hold in change.holds})
+    for user_id in users:
+        for uid, amount, reason, game in change.ledger:
+            if uid != user_id:
+                continue
+            row = conn.execute(
+                update(User)
+                .where(User.id == user_id)
+                .values(balance=User.balance + amount)
+                .returning(User.balance, User.held)
+            ).one()
+            _line(conn, user_id, at, amount, row, reason, table_id, game)
+        for uid, amount, game in change.holds:
+            if uid != user_id or amount == 0:
+                continue
+            if amount > 0:
+                row = conn.execute(
+                    update(User)
+                    .where(and_(User.id == user_id, User.balance - User.held >= amount))
+                    .values(held=User.held + amount)
+                    .returning(User.balance, User.held)
+                ).first()
+                if row is None:
+                    have = conn.execute(
+                        select(User.balance, User.held).where(User.id == user_id)
+                    ).first()
+                    balance, held = (int(have.balance), int(have.held)) if have else (0, 0)
+                    extra = f" ({held} of it is held at other staked tables)" if held else ""
+                    raise InsufficientFundsError(
+                        f"a balance of {balance}{extra} does not cover the {amount} "
+                        f"this table holds in escrow"
+                    )
+            else:
+                row = conn.execute(
+                    update(User)
+                    .where(User.id == user_id)
+                    .values(held=case((User.held + amount < 0, 0), else_=User.held + amount))
+                    .returning(User.balance, User.held)
+                ).one()
+            _line(conn, user_id, at, 0, row, "hold" if amount > 0 else "release", table_id, game)
+
+
+def _line(
+    conn: Any,
+    user_id: int,
+    at: int,
+    amount: int,
+    row: Any,
+    reason: str,
+    table_id: str | None,
+    game: int | None,
+) -> None:
+    conn.execute(
+        insert(Ledger).values(
+            user_id=user_id,
+            at=at,
+            amount=amount,
+            balance=int(row.balance),
+            held=int(row.held),
+            reason=reason,
+            table_id=table_id,
+            game=game,
+        )
+    )

@@ -44,6 +44,13 @@ function displayName(seat) {
   return seat.name;
 }
 
+// What a half-built move depends on: the same key means the same position, dice and turn.
+function decisionKey(st) {
+  const g = st && st.match && st.match.game;
+  if (!g) return st ? `${st.table && st.table.status}` : "";
+  return JSON.stringify([st.table && st.table.status, g.number, g.phase, g.turn, g.dice, g.position_id, g.plies]);
+}
+
 class GamePage {
   constructor(root) {
     this.root = root;
@@ -238,6 +245,9 @@ class GamePage {
       case "state":
         this.onState(msg);
         break;
+      case "presence":
+        this.onPresence(msg);
+        break;
       case "steps":
         this.onSteps(msg);
         break;
@@ -281,7 +291,21 @@ class GamePage {
       return;
     }
     this.version = Math.max(this.version, msg.version || 0);
+    if (Array.isArray(msg.history)) {
+      // a snapshot for a page starting afresh: the match so far, for the move list
+      this.moves.reset();
+      for (const ev of msg.history) this.moves.addTableEvent(ev);
+    }
     this.applyState(msg, msg.version);
+  }
+
+  // who is online and who watches changed (no new version)
+  onPresence(msg) {
+    if (!this.state || !this.state.table) return;
+    const seats = (this.state.table.seats || []).map((s, i) =>
+      s && Array.isArray(msg.online) ? { ...s, online: Boolean(msg.online[i]) } : s);
+    this.state = { ...this.state, spectators: msg.spectators, table: { ...this.state.table, seats } };
+    this.render();
   }
 
   applyState(st, version) {
@@ -293,16 +317,19 @@ class GamePage {
       if (c && typeof c.version === "number" && !this.chat.has(c.version)) this.chat.set(c.version, c);
     }
     if (this.state.version !== oldVersion) {
-      // a new position: whatever was being built belonged to the old one
-      this.played = [];
-      this.selected = null;
+      // a new version; if it is a new decision (not a chat line, a seat's presence, the
+      // server's resume...), whatever was being built belonged to the old one
+      if (decisionKey(previous) !== decisionKey(this.state)) {
+        this.played = [];
+        this.selected = null;
+      }
       this.stepsCache.clear();
       this.stepsWaiting.clear();
       // a question about an action stays only while the action is still allowed
       const a = this.prompt && this.prompt.action;
       if (this.prompt && !(a === "leave" ? this.you.can_leave : a && this.allowed(a))) this.prompt = null;
       if (this.resignMenu && !this.allowed("resign")) this.resignMenu = false;
-      if (this.notice && this.notice.version !== this.state.version) this.notice = null;
+      if (this.notice && decisionKey(previous) !== decisionKey(this.state)) this.notice = null;
     }
     const myTurn = this.mySeat !== null && (this.you.allowed || []).length > 0 && this.state.table && this.state.table.status === "playing";
     if (myTurn && !this.wasMyTurn && this.everSynced) sound.play("turn");
@@ -910,11 +937,19 @@ class GamePage {
         return t("status.over", { name: names[r.winner], s0: score[0], s1: score[1] });
       }
       if (r.reason === "left") {
-        const leaver = r.winner === 0 || r.winner === 1 ? names[1 - r.winner] : "";
+        const by = r.by === 0 || r.by === 1 ? r.by : r.winner === 0 || r.winner === 1 ? 1 - r.winner : null;
+        const leaver = by !== null ? names[by] : "";
         return r.winner === 0 || r.winner === 1
           ? t("status.finished_left", { name: leaver, winner: names[r.winner] })
           : t("status.finished_left_nowinner", { name: leaver || "—" });
       }
+      if (r.reason === "idle") {
+        const name = r.by === 0 || r.by === 1 ? names[r.by] : "—";
+        return r.winner === 0 || r.winner === 1
+          ? t("status.finished_idle", { name, winner: names[r.winner] })
+          : t("status.finished_idle_nowinner", { name });
+      }
+      if (r.reason === "balance") return t("status.finished_balance");
       return t("status.finished_closed");
     }
     const m = this.match;

@@ -23,6 +23,9 @@ export async function sha256Hex(bytes) {
 
 export class LogError extends Error {}
 
+// The commit-reveal scheme this page knows (gammon.match.dice.DICE_SCHEME).
+export const SCHEME = "hmac-sha256-v1";
+
 // Read a gammon action log (JSON lines): the header's dice record, the roll actions in order
 // and the reveal line. Throws LogError naming the bad line.
 export function parseLog(text) {
@@ -55,6 +58,9 @@ export function parseLog(text) {
       rolls.push({ index: rolls.length, player: data.player, dice: d, line: i + 2 });
     }
   });
+  if (dice && dice.scheme !== undefined && dice.scheme !== SCHEME) {
+    throw new LogError(`unknown dice scheme ${JSON.stringify(dice.scheme)}: this page verifies ${SCHEME}`);
+  }
   return {
     players,
     dice: dice && {
