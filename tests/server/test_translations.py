@@ -43,7 +43,7 @@ NAMES = {
     "end": ["oin", "mars"],
     "first": ["loser", "alternate"],
     "status": ["waiting", "playing", "finished"],
-    "reason": ["closed", "left", "match_over", "timeout"],
+    "reason": ["closed", "left", "match_over", "timeout", "idle", "balance"],
     "how": list(get_args(EndReason)),
     "mark": ["none", "doubtful", "error", "blunder"],
 }

@@ -43,6 +43,8 @@ ENGLISH: Final[dict[str, str]] = {
     "reason.left": "a player left",
     "reason.match_over": "match over",
     "reason.timeout": "time out",
+    "reason.idle": "a player stopped playing",
+    "reason.balance": "a balance ran out",
     "how.bear_off": "borne off",
     "how.drop": "drop",
     "how.resign": "resignation",
@@ -58,6 +60,8 @@ ENGLISH: Final[dict[str, str]] = {
 #: For each language but English, every page text (the English text is the key).
 MESSAGES: Final[dict[str, dict[str, str]]] = {
     "fr": {
+        "reason.idle": "un joueur a cessé de jouer",
+        "reason.balance": "un solde est épuisé",
         "3 to 20 letters, digits, _ or -": "3 à 20 lettres, chiffres, _ ou -",
         "8 characters or more": "8 caractères ou plus",
         "variant.standard": "standard",
@@ -246,6 +250,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "after every move; the vertical lines start new games.": "après chaque coup ; les lignes verticales marquent les nouvelles parties.",
     },
     "it": {
+        "reason.idle": "un giocatore ha smesso di giocare",
+        "reason.balance": "un saldo è esaurito",
         "3 to 20 letters, digits, _ or -": "da 3 a 20 lettere, cifre, _ o -",
         "8 characters or more": "8 caratteri o più",
         "variant.standard": "standard",
@@ -566,8 +572,8 @@ ERRORS: Final[tuple[tuple[re.Pattern[str], dict[str, str]], ...]] = tuple(
             },
         ),
         (
-            r"your balance (?P<balance>\d+) does not cover this table's stake x cube limit x "
-            r"end coefficient = (?P<need>\d+)",
+            r"your balance(?: not held at other tables,)? (?P<balance>\d+),? does not cover "
+            r"this table's stake x cube limit x end coefficient = (?P<need>\d+)",
             {
                 "fr": "votre solde {balance} ne couvre pas mise x limite du videau x coefficient de fin = {need}",
                 "it": "il tuo saldo {balance} non copre posta x limite del cubo x coefficiente di fine = {need}",
