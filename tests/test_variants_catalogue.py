@@ -1,0 +1,103 @@
+"""variants-catalogue.json as a data table: hand-checked cases of the variants of issue #12."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import load_json
+from gammon import Position
+from gammon.errors import IllegalMoveError
+from gammon.geometry import VariantPosition
+from gammon.variants import get_variant
+
+CATALOGUE = load_json("variants-catalogue.json")["cases"]
+
+
+def _side(
+    points: dict[str, int], bar: int, off: int | None, waiting: int, n: int
+) -> tuple[int, ...]:
+    counts = [0] * 26
+    for p, c in points.items():
+        counts[int(p)] = c
+    counts[25] = bar
+    counts[0] = n - sum(counts) - waiting if off is None else off
+    return tuple(counts)
+
+
+def _mask(points: list[int]) -> int:
+    return sum(1 << p for p in points)
+
+
+def position_of(case: dict[str, Any]) -> Position:
+    """The case's position, the player on roll first."""
+    v = get_variant(case["variant"])
+    waiting = case.get("waiting", [0, 0])
+    player = _side(
+        case["player"], case.get("player_bar", 0), case.get("player_off"), waiting[0], 15
+    )
+    opponent = _side(
+        case["opponent"], case.get("opponent_bar", 0), case.get("opponent_off"), waiting[1], 15
+    )
+    if v.standard_geometry:
+        return Position(player, opponent, v)
+    pinned = case.get("pinned", [[], []])
+    return VariantPosition(
+        player, opponent, v, pinned=(_mask(pinned[0]), _mask(pinned[1])), waiting=tuple(waiting)
+    )
+
+
+def test_catalogue_covers_every_variant() -> None:
+    assert {c["variant"] for c in CATALOGUE} >= {
+        "tavla",
+        "portes",
+        "plakoto",
+        "fevga",
+        "long-nardy",
+        "jacquet",
+        "acey-deucey",
+    }
+    assert len({c["id"] for c in CATALOGUE}) == len(CATALOGUE)
+
+
+@pytest.mark.parametrize("case", CATALOGUE, ids=[c["id"] for c in CATALOGUE])
+def test_variant_case(case: dict[str, Any]) -> None:
+    position = position_of(case)
+    assert Position.from_position_id(position.position_id(), case["variant"]) == position
+    dice = tuple(case.get("dice", (1, 2)))
+    moves = position.legal_moves(dice) if "dice" in case else ()
+    if "moves" in case:
+        expected = [position.parse_move(text, dice) for text in case["moves"]]
+        assert set(moves) == set(expected), sorted(map(str, moves))
+        assert len(moves) == len(expected)
+        if not expected:
+            assert position.pass_move(dice).position_after() == position.flipped()
+    if "count" in case:
+        assert len(moves) == case["count"]
+    for text in case.get("legal", []):
+        assert position.parse_move(text, dice) in moves
+    for text in case.get("illegal", []):
+        with pytest.raises(IllegalMoveError):
+            position.parse_move(text, dice)
+    for move in moves:
+        assert position.parse_move(str(move), dice) == move
+    after = position
+    if "apply" in case:
+        after = position.apply(position.parse_move(case["apply"], dice))
+    if "pinned_after" in case:
+        assert isinstance(after, VariantPosition)
+        # seen from the next player on roll: their pinned checkers first
+        pinned = case["pinned_after"]
+        assert after.pinned == (_mask(pinned[0]), _mask(pinned[1]))
+    if "result" in case:
+        result = after.result()
+        if case["result"] is None:
+            assert result is None
+        else:
+            assert result is not None
+            assert (result.winner, result.points) == tuple(case["result"])
+    if "bonus" in case:
+        move = position.parse_move(case["bonus"], dice)
+        assert position.earns_bonus_roll(move)
+        assert len(move) == 6
