@@ -504,7 +504,9 @@ def _after_move(
     result, points = _points(state, outcome.points)
     # ``after`` is seen from the mover's opponent: "opponent" is the mover
     winner = mover if outcome.winner == "opponent" else 1 - mover
-    return _finish(state, game, winner, result, points, "bear_off", events)
+    checkers = after.variant.checkers
+    reason: EndReason = "bear_off" if checkers in (after.player[0], after.opponent[0]) else "mother"
+    return _finish(state, game, winner, result, points, reason, events)
 
 
 def _double(state: MatchState, action: Action, events: list[Event]) -> MatchState:
