@@ -10,6 +10,7 @@ from conftest import load_json
 from gammon import Position
 from gammon.errors import IllegalMoveError
 from gammon.geometry import VariantPosition
+from gammon.move import Step
 from gammon.variants import get_variant
 
 CATALOGUE = load_json("variants-catalogue.json")["cases"]
@@ -101,3 +102,33 @@ def test_variant_case(case: dict[str, Any]) -> None:
         move = position.parse_move(case["bonus"], dice)
         assert position.earns_bonus_roll(move)
         assert len(move) == 6
+
+
+def test_acey_deucey_one_two_step_by_step() -> None:
+    start = Position.initial("acey-deucey")
+    move = start.parse_move("bar/24 bar/23 bar/19(4)", "21")
+    played: list[Step] = []
+    for step in move:
+        options = start.step_options("21", played)
+        assert (step.from_point, step.to_point) in {
+            (s.from_point, s.to_point) for s in options.steps
+        }
+        played.append(step)
+    final = start.step_options("21", played)
+    assert final.complete and final.move == move and final.steps == ()
+    # after the 1 and the 2, any double may follow: a 6 and a 1 are both offered
+    middle = start.step_options("21", played[:2])
+    assert {s.die for s in middle.steps} == {1, 2, 3, 4, 5, 6}
+
+
+def test_variant_descriptions_tell_clients_the_geometry() -> None:
+    for name in ("fevga", "long-nardy", "jacquet"):
+        v = get_variant(name)
+        assert v.describe()["geometry"] == v.geometry()
+        assert v.geometry()["direction"] == "same"
+        assert [v.other_point(p) for p in (24, 13, 12, 1)] == [12, 1, 24, 13]
+    for name in ("tavla", "portes", "plakoto", "acey-deucey"):
+        v = get_variant(name)
+        assert v.geometry()["direction"] == "opposite"
+        assert v.other_point(6) == 19
+    assert get_variant("plakoto").geometry()["landing"] == "pin"

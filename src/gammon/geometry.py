@@ -30,10 +30,9 @@ after each variant's restrictions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import permutations
 
 from gammon.dice import Dice, DiceLike
 from gammon.errors import (
@@ -632,7 +631,11 @@ class VariantPosition(Position):
         raise IllegalMoveError(f"illegal move {text!r} with {d} in position {pid}: {reason}")
 
     def step_options(self, dice: DiceLike, played: Iterable[Step] = ()) -> StepOptions:
-        """For click-to-move clients, as :meth:`Position.step_options`."""
+        """For click-to-move clients, as :meth:`Position.step_options`.
+
+        The steps offered are those from which some legal move can still be reached;
+        acey-deucey's 1-2 goes on with any double once the 1 and the 2 are played.
+        """
         d = Dice.coerce(dice)
         legal = {m.key: m for m in self.legal_moves(d)}
         pid = self.position_id()
@@ -641,69 +644,73 @@ class VariantPosition(Position):
             if done:
                 raise IllegalMoveError(f"no move is possible with {d} in position {pid}")
             return StepOptions((), True, self.pass_move(d), ())
-        sequences = _step_sequences(_rules(self.variant), self._state(), legal)
-        prefix = tuple((s.from_point, s.to_point) for s in done)
-        n = len(prefix)
-        reachable = [seq for seq in sequences if tuple((a, b) for a, b, _, _ in seq[:n]) == prefix]
-        if not reachable:
-            raise IllegalMoveError(
-                f"steps {' '.join(map(str, done))} do not lead to a legal move "
-                f"with {d} in position {pid}"
-            )
+        rules = _rules(self.variant)
+        left = (d.d1,) * 4 if d.is_double else (d.d1, d.d2)
+        bonus = self.variant.bonus_roll and {d.d1, d.d2} == {1, 2}
+        nodes: list[_Node] = [
+            (self._state(), left, rules.head_allowance(self._state(), left), bonus)
+        ]
+        for count, step in enumerate(done):
+            found = [
+                (s, n)
+                for node in nodes
+                for s, n in _successors(rules, node)
+                if (s[0], s[1]) == (step.from_point, step.to_point)
+            ]
+            exact = [n for s, n in found if s[2] == step.die]
+            nodes = list(dict.fromkeys(exact or [n for _, n in found]))
+            if not nodes:
+                text = " ".join(map(str, done[: count + 1]))
+                raise IllegalMoveError(f"illegal steps {text} with {d} in position {pid}")
+        memo: dict[_Node, frozenset[int]] = {}
         steps: dict[tuple[int, int, int], Step] = {}
         complete: Move | None = None
-        for seq in reachable:
-            if len(seq) == n:
-                complete = legal[sequences[seq]]
-            else:
-                s, t, die, kind = seq[n]
-                steps.setdefault((s, t, die), Step(s, t, die, bool(kind)))
-        left = () if complete is not None and not steps else _dice_left(d, done)
-        return StepOptions(tuple(steps.values()), complete is not None, complete, left)
+        left_now: tuple[int, ...] = left
+        for node in nodes:
+            key = _pack(node[0])
+            if done and key in legal and complete is None:
+                complete = legal[key]
+            for (s, t, die, kind), nxt in _successors(rules, node):
+                if _reachable(rules, nxt, memo) & legal.keys():
+                    steps.setdefault((s, t, die), Step(s, t, die, bool(kind)))
+                    left_now = node[1]
+        if done and complete is None and not steps:
+            raise IllegalMoveError(
+                f"steps {' '.join(map(str, done))} cannot be completed into a legal move "
+                f"with {d} in position {pid}"
+            )
+        if not steps:
+            left_now = ()
+        return StepOptions(tuple(steps.values()), complete is not None, complete, left_now)
 
 
-def _dice_left(d: Dice, played: Sequence[Step]) -> tuple[int, ...]:
-    left = list((d.d1,) * 4 if d.is_double else (d.d1, d.d2))
-    for s in played:
-        if s.die in left:
-            left.remove(s.die)
-    return tuple(left)
+# a click-to-move node: (board, dice left, head checkers left, 1-2 double still to choose)
+_Node = tuple[_State, tuple[int, ...], int, bool]
 
 
-_Seq = tuple[tuple[int, int, int, int], ...]
-
-
-def _step_sequences(rules: _Rules, start: _State, legal: Mapping[int, Move]) -> dict[_Seq, int]:
-    """Every order of single steps that plays a legal move: sequence -> the move's key.
-
-    Each legal move's steps are tried in every order that stays legal on the board
-    step by step (at most 4! orders; acey-deucey's 1-2 part always comes first).
-    """
-    out: dict[_Seq, int] = {}
-    for key, move in legal.items():
-        raw = move._raw()
-        steps = [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 4)]
-        head = steps[:2] if len(steps) > 4 else []
-        tail = steps[2:] if head else steps
-        for first in set(permutations(head)):
-            for order in set(permutations(tail)):
-                seq = _replay(rules, start, (*first, *order))
-                if seq is not None and seq[0] == key:
-                    out[seq[1]] = key
+def _successors(rules: _Rules, node: _Node) -> list[tuple[tuple[int, int, int, int], _Node]]:
+    st, left, heads, bonus = node
+    choices: list[tuple[int, tuple[int, ...], bool]] = []
+    if not left and bonus:
+        choices = [(n, (n, n, n), False) for n in range(1, 7)]
+    for die in sorted(set(left), reverse=True):
+        others = list(left)
+        others.remove(die)
+        choices.append((die, tuple(others), bonus))
+    out: list[tuple[tuple[int, int, int, int], _Node]] = []
+    for die, rest, still in choices:
+        for s, t, kind in rules.steps(st, die, heads):
+            nxt: _Node = (rules.play(st, s, t, kind), rest, heads - (s == 24), still)
+            out.append(((s, t, die, kind), nxt))
     return out
 
 
-def _replay(
-    rules: _Rules, st: _State, seq: Sequence[tuple[int, int, int]]
-) -> tuple[int, _Seq] | None:
-    heads = rules.head_allowance(st, [die for _, _, die in seq[:4]])
-    done: list[tuple[int, int, int, int]] = []
-    for s, t, die in seq:
-        options = {(a, b): kind for a, b, kind in rules.steps(st, die, heads)}
-        kind = options.get((s, t))
-        if kind is None:
-            return None
-        st = rules.play(st, s, t, kind)
-        heads -= s == 24
-        done.append((s, t, die, kind))
-    return _pack(st), tuple(done)
+def _reachable(rules: _Rules, node: _Node, memo: dict[_Node, frozenset[int]]) -> frozenset[int]:
+    """Keys of every board reachable from ``node`` (itself included)."""
+    found = memo.get(node)
+    if found is None:
+        keys = {_pack(node[0])}
+        for _, nxt in _successors(rules, node):
+            keys |= _reachable(rules, nxt, memo)
+        found = memo[node] = frozenset(keys)
+    return found

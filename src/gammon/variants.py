@@ -116,6 +116,37 @@ class Variant:
             mapping = "q = 25 - p"
         return {"direction": self.movement, "landing": self.landing, "mapping": mapping}
 
+    def other_point(self, point: int) -> int:
+        """The other side's number for the mover's point ``point`` (1..24).
+
+        >>> get_variant("standard").other_point(6), get_variant("long-nardy").other_point(6)
+        (19, 18)
+        """
+        if not 1 <= point <= 24:
+            raise InvalidNotationError(f"point {point!r} is not 1..24")
+        if self.movement == "same":
+            return point - 12 if point > 12 else point + 12
+        return 25 - point
+
+    def describe(self) -> dict[str, object]:
+        """A JSON-ready description for clients (the lobby and the board drawing).
+
+        >>> d = get_variant("fevga").describe()
+        >>> d["geometry"]["direction"], d["cube"], d["max_result"], d["start"]
+        ('same', False, 2, [[24, 15]])
+        """
+        return {
+            "name": self.name,
+            "title": self.title,
+            "checkers": self.checkers,
+            "start": [list(pair) for pair in self.start],
+            "enter_from_off": self.enter_from_off,
+            "cube": self.cube,
+            "max_result": self.max_result,
+            "opening": self.opening,
+            "geometry": self.geometry(),
+        }
+
     def start_counts(self) -> tuple[int, ...]:
         """One side's start position as 26 counts (0 = borne off, 1..24, 25 = bar)."""
         counts = [0] * 26
