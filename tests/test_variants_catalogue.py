@@ -132,3 +132,17 @@ def test_variant_descriptions_tell_clients_the_geometry() -> None:
         assert v.geometry()["direction"] == "opposite"
         assert v.other_point(6) == 19
     assert get_variant("plakoto").geometry()["landing"] == "pin"
+
+
+def test_variant_positions_refuse_backgammon_only_forms() -> None:
+    from gammon.errors import InvalidPositionError
+
+    fevga = Position.initial("fevga")
+    with pytest.raises(InvalidPositionError, match="backgammon"):
+        _ = fevga.board
+    with pytest.raises(InvalidPositionError, match="XGID"):
+        fevga.to_xgid()
+    with pytest.raises(InvalidPositionError, match="geometry"):
+        Position.from_board(Position.initial().board, "fevga")
+    assert "X15" in str(fevga)
+    assert eval(repr(fevga), {"Position": Position}) == fevga

@@ -245,6 +245,10 @@ class Position:
         True
         """
         v = get_variant(variant)
+        if not v.standard_geometry:
+            raise InvalidPositionError(
+                f"bgsage's board layout describes only the backgammon geometry, not {v.name}"
+            )
         if len(board) != 26:
             raise InvalidPositionError(f"a board has 26 entries, got {len(board)}")
         player = [0] * 26

@@ -89,3 +89,12 @@ def test_gnubg_files_take_only_the_backgammon_board(variant: str) -> None:
             match_to_mat(record)
         with pytest.raises(InvalidOptionsError, match="cannot describe"):
             match_to_sgf(record)
+
+
+def test_abandon_counts_checkers_still_to_enter_as_on_the_bar() -> None:
+    from gammon.match.engine import abandon_result
+
+    start = Position.initial("acey-deucey")
+    assert abandon_result(start) == 3
+    assert abandon_result(Position.initial("fevga")) == 3  # capped to 2 by the variant
+    assert TableOptions(variant="fevga", cube=False).end_coefficient == 2
