@@ -8,6 +8,26 @@ variant).  Each game is played with the core API to the end (bear-off, or plakot
 mother rule); the roll-off winner rolls again where the variant says so, and
 acey-deucey's 1-2 keeps the turn.  Prints the bot's share of games won with a 95%
 Wilson interval, its share of the points, and the milliseconds per bot move.
+
+Measured on 2026-12-01 (the shared 2-core development machine, seed 20261201):
+
+    $ benchmarks/variant_bots.py --games 200 --variants tavla,...,jacquet   (1 ply)
+    $ benchmarks/variant_bots.py --games 60 --variants acey-deucey          (1 ply)
+    variant          won    95% interval  points  ms/move
+    tavla          99.5%   97.2%- 99.9%   99.7%      0.3
+    portes         98.5%   95.7%- 99.5%   99.2%      0.2
+    plakoto        99.0%   96.4%- 99.7%   99.2%      2.2
+    fevga          96.0%   92.3%- 98.0%   97.7%      2.7
+    long-nardy     98.5%   95.7%- 99.5%   99.2%      2.3
+    jacquet        95.0%   91.0%- 97.3%   97.0%      2.3
+    acey-deucey   100.0%   94.0%-100.0%  100.0%     19.6
+
+    $ benchmarks/variant_bots.py --games 20 --plies 2 --variants fevga,plakoto,portes
+    fevga 100.0% (83.9%-100.0%) 19.4 ms/move; plakoto 100.0% 26.2 ms; portes 100.0% 14.4 ms
+
+acey-deucey is slow because a 1-2 roll has thousands of legal moves (the 1 and the 2,
+then four steps of any double), which the random player generates too: 200 games take
+tens of minutes, hence 60.
 """
 
 from __future__ import annotations
