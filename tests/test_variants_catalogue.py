@@ -98,6 +98,9 @@ def test_variant_case(case: dict[str, Any]) -> None:
         else:
             assert result is not None
             assert (result.winner, result.points) == tuple(case["result"])
+    if "no_bonus" in case:
+        move = position.parse_move(case["no_bonus"], dice)
+        assert not position.earns_bonus_roll(move)
     if "bonus" in case:
         move = position.parse_move(case["bonus"], dice)
         assert position.earns_bonus_roll(move)

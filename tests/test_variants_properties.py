@@ -137,3 +137,22 @@ def test_self_play_through_the_engine_ends_legally(variant: str, seed: int) -> N
     assert last.winner is not None or last.reason == "draw"
     assert 0 <= last.result <= v.max_result
     assert last.points == last.result
+
+
+@settings(max_examples=10)
+@given(st.integers(0, 2**32), st.integers(0, 40))
+def test_acey_deucey_one_two_structure(seed: int, plies: int) -> None:
+    position = walk("acey-deucey", seed, plies)
+    if position.result() is not None:
+        return
+    moves = position.legal_moves((2, 1))
+    lengths = {len(m) for m in moves}
+    for move in moves[:: max(1, len(moves) // 40)]:
+        dice = [s.die for s in move]
+        if len(dice) >= 2:
+            assert sorted(dice[:2]) == [1, 2]
+        if len(dice) > 2:
+            assert lengths <= set(range(2, 7))
+            assert len(set(dice[2:])) == 1  # one double, chosen by the player
+        assert position.earns_bonus_roll(move) == (len(dice) == 6)
+        assert checkers(position.apply(move)) == (15, 15)
