@@ -149,3 +149,17 @@ def test_variant_positions_refuse_backgammon_only_forms() -> None:
         Position.from_board(Position.initial().board, "fevga")
     assert "X15" in str(fevga)
     assert eval(repr(fevga), {"Position": Position}) == fevga
+
+
+def test_svg_draws_both_directions_and_pins() -> None:
+    # fevga: the opponent's start (its 24) is our 12, bottom left, with a count of 15
+    svg = Position.initial("fevga").svg()
+    assert svg.count('class="checker opponent"') == 5 and ">15<" in svg
+    player = [0] * 26
+    player[13], player[0] = 1, 14
+    opponent = [0] * 26
+    opponent[12], opponent[0] = 2, 13
+    pinned = VariantPosition(tuple(player), tuple(opponent), "plakoto", pinned=(1 << 13, 0))
+    svg = pinned.svg()
+    assert svg.count('class="checker player"') == 1
+    assert svg.count('class="checker opponent"') == 2

@@ -472,9 +472,6 @@ class VariantPosition(Position):
         )
         return "\n".join(rows)
 
-    def svg(self, **_: object) -> str:
-        raise InvalidPositionError(f"no SVG drawing of {self.variant.name} positions yet")
-
     # ------------------------------------------------------------------ facts
 
     def pip_count(self) -> tuple[int, int]:
