@@ -87,6 +87,8 @@ def test_legal_moves_are_sound(position: Position, dice: Dice) -> None:
             assert not any(after.player[p] and after.opponent[f(p)] for p in range(1, 25))
         if v.prime_rule:
             assert prime_ok(after), str(move)
+        if v.start_quarter_rule:
+            assert not all(after.opponent[19:25]), str(move)
         if v.head_rule and position.player[24] < 15:
             assert position.player[24] - after.opponent[24] <= 1
     if not moves:

@@ -11,12 +11,13 @@ A variant is data (:class:`gammon.variants.Variant`); this module reads it:
   (the opponent's ``p - 12`` / ``p + 12``): see :func:`mapping`.
 * ``landing``: ``hit`` (blots go to the bar), ``pin`` (plakoto) or ``block``.
 * restrictions: ``head_rule`` (long nardy), ``first_checker_until`` (fevga, jacquet),
-  ``prime_rule`` (the same-direction games), ``enter_from_off`` and ``bonus_roll``
-  (acey-deucey), ``mother_rule`` (plakoto, read by :meth:`VariantPosition.result`).
+  ``prime_rule`` (the same-direction games), ``start_quarter_rule`` (fevga),
+  ``enter_from_off`` and ``bonus_roll`` (acey-deucey), ``mother_rule`` (plakoto, read
+  by :meth:`VariantPosition.result`).
 
 The generator tries every order of the dice, checks each step on the board reached so
 far, records every prefix as a candidate, drops the candidates whose final board
-breaks the prime rule, then keeps those that use the most dice (and the larger die
+breaks the prime or starting-quarter rule, then keeps those that use the most dice (and the larger die
 when only one of two can be played): the maximal-usage rule of rules.md R10 applied
 after each variant's restrictions.
 
@@ -224,6 +225,8 @@ class _Rules:
             walk(oi, seq, 0, st, (), heads)
         if self.v.prime_rule:
             leaves = {k: c for k, c in leaves.items() if self.prime_ok(finals[k])}
+        if self.v.start_quarter_rule:
+            leaves = {k: c for k, c in leaves.items() if not all(finals[k][0][19:25])}
         most = max((c[0] for c in leaves.values()), default=0)
         if not most:
             return {}

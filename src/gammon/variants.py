@@ -79,6 +79,8 @@ class Variant:
     first_checker_until: int = 0
     #: No six consecutive blocking points unless an opposing checker is already past them.
     prime_rule: bool = False
+    #: Fevga: a side may not hold all six points of its starting quarter (19-24) at once.
+    start_quarter_rule: bool = False
     #: Plakoto: a player whose last checker on the 24-point is pinned there loses 2
     #: (unless the pinner still has checkers on its own 24-point).
     mother_rule: bool = False
@@ -208,6 +210,7 @@ VARIANTS: Final[dict[str, Variant]] = {
             opening="reroll",
             first_checker_until=11,
             prime_rule=True,
+            start_quarter_rule=True,
         ),
         Variant(
             "long-nardy",
