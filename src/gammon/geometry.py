@@ -115,7 +115,8 @@ class _Rules:
         if first:
             passed = m[0] > 0 or any(m[1 : first + 1])
             runner_only = not passed and m[24] < v.checkers
-        home = not any(m[7:26]) and not mw
+        # every checker home and (plakoto) none of them pinned
+        home = not any(m[7:26]) and not mw and not mp
         for s in range(24, 0, -1):
             n = m[s]
             if not n or (mp >> s & 1 and n == 1):
