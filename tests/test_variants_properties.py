@@ -48,15 +48,18 @@ def rebuilt(position: Position) -> Position:
     return Position(position.player, position.opponent, position.variant)
 
 
-def prime_ok(after: Position) -> bool:
-    """No six blocked points in a row ahead of every checker of the player on roll.
+def prime_ok(after: Position, *, strict: bool = False) -> bool:
+    """No six blocked points in a row ahead of every checker of the player on roll
+    (``strict``: no six in a row at all).
 
     ``after`` has the mover's opponent on roll: its ``opponent`` just moved.
     """
     f = mapping(after.variant)
     blocked = {f(p) for p in range(1, 25) if after.opponent[p]}
     for low in range(1, 20):
-        if all(q in blocked for q in range(low, low + 6)) and not any(after.player[1:low]):
+        if all(q in blocked for q in range(low, low + 6)) and (
+            strict or not any(after.player[1:low])
+        ):
             return False
     return True
 
@@ -85,8 +88,10 @@ def test_legal_moves_are_sound(position: Position, dice: Dice) -> None:
         if v.landing == "block":
             f = mapping(v)
             assert not any(after.player[p] and after.opponent[f(p)] for p in range(1, 25))
-        if v.prime_rule:
+        if v.prime_rule and not v.prime_needs_last_points:
             assert prime_ok(after), str(move)
+        if v.prime_needs_last_points and not (after.opponent[1] and after.opponent[2]):
+            assert prime_ok(after, strict=True), str(move)
         if v.start_quarter_rule:
             assert not all(after.opponent[19:25]), str(move)
         if v.head_rule and position.player[24] < 15:

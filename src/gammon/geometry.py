@@ -171,8 +171,13 @@ class _Rules:
         return tuple(ml), o, mp, op, mw, ow
 
     def prime_ok(self, st: _State) -> bool:
-        """No six consecutive blocked points unless an opposing checker is past them."""
+        """No six consecutive blocked points unless an opposing checker is past them.
+
+        Jacquet: unless the mover holds its own 1- and 2-points.
+        """
         m, o = st[0], st[1]
+        if self.v.prime_needs_last_points and m[1] and m[2]:
+            return True
         blocked = [False] * 26
         for p in range(1, 25):
             if m[p]:
@@ -180,7 +185,7 @@ class _Rules:
         run = 0
         for q in range(24, 0, -1):  # the opponent's numbering, the way it travels
             run = run + 1 if blocked[q] else 0
-            if run >= 6 and not any(o[1:q]):
+            if run >= 6 and (self.v.prime_needs_last_points or not any(o[1:q])):
                 return False
         return True
 

@@ -79,6 +79,9 @@ class Variant:
     first_checker_until: int = 0
     #: No six consecutive blocking points unless an opposing checker is already past them.
     prime_rule: bool = False
+    #: Jacquet's form of the prime rule: six in a row only once the mover holds its own
+    #: 1- and 2-points (the last two of its track), whatever the opposing checkers.
+    prime_needs_last_points: bool = False
     #: Fevga: a side may not hold all six points of its starting quarter (19-24) at once.
     start_quarter_rule: bool = False
     #: Plakoto: a player whose last checker on the 24-point is pinned there loses 2
@@ -238,6 +241,7 @@ VARIANTS: Final[dict[str, Variant]] = {
             opening="reroll",
             first_checker_until=6,
             prime_rule=True,
+            prime_needs_last_points=True,
         ),
         Variant(
             "acey-deucey",
