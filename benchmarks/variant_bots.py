@@ -16,10 +16,13 @@ Measured on 2026-12-01 (the shared 2-core development machine, seed 20261201):
     variant          won    95% interval  points  ms/move
     tavla          99.5%   97.2%- 99.9%   99.7%      0.3
     portes         98.5%   95.7%- 99.5%   99.2%      0.2
-    plakoto        99.0%   96.4%- 99.7%   99.2%      2.2
-    fevga          96.0%   92.3%- 98.0%   97.7%      2.7
+    plakoto        99.0%   96.4%- 99.7%   99.2%      2.7
+    fevga          94.5%   90.4%- 96.9%   96.6%      2.6
     long-nardy     98.5%   95.7%- 99.5%   99.2%      2.3
-    jacquet        95.0%   91.0%- 97.3%   97.0%      2.3
+    jacquet        95.0%   91.0%- 97.3%   97.1%      1.5
+
+    (plakoto, fevga and jacquet measured again after their last rule changes: the
+    bear-off with a pinned checker, fevga's starting quarter, jacquet's six in a row.)
     acey-deucey   100.0%   94.0%-100.0%  100.0%     19.6
 
     $ benchmarks/variant_bots.py --games 20 --plies 2 --variants fevga,plakoto,portes

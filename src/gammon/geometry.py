@@ -441,6 +441,7 @@ class VariantPosition(Position):
         return pid
 
     def position_key(self) -> str:
+        """gnubg's 20-letter key has no room for pins or waiting checkers: the ID instead."""
         return self.position_id()
 
     def to_xgid(self) -> str:
