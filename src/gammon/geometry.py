@@ -464,24 +464,6 @@ class VariantPosition(Position):
     def __repr__(self) -> str:
         return f"Position.from_position_id({self.position_id()!r}, variant={self.variant.name!r})"
 
-    def __str__(self) -> str:
-        f = mapping(self.variant)
-        rows = [f"{self.variant.title}: player on roll (X) sees points 24..1, O's numbers in ()"]
-        for p in range(24, 0, -1):
-            q = f(p)
-            a, b = self.player[p], self.opponent[q]
-            text = ""
-            if a:
-                text += f"X{a}" + ("(pinned)" if self.pinned[0] >> p & 1 else "")
-            if b:
-                text += f" O{b}" + ("(pinned)" if self.pinned[1] >> q & 1 else "")
-            rows.append(f"{p:2} ({q:2}) {text.strip()}")
-        rows.append(
-            f"off X{self.player[0]} O{self.opponent[0]}  bar X{self.player[25]} O{self.opponent[25]}"
-            f"  waiting X{self.waiting[0]} O{self.waiting[1]}"
-        )
-        return "\n".join(rows)
-
     # ------------------------------------------------------------------ facts
 
     def pip_count(self) -> tuple[int, int]:
