@@ -163,3 +163,13 @@ def test_svg_draws_both_directions_and_pins() -> None:
     svg = pinned.svg()
     assert svg.count('class="checker player"') == 1
     assert svg.count('class="checker opponent"') == 2
+
+
+def test_cli_shows_variant_positions(capsys: pytest.CaptureFixture[str]) -> None:
+    from gammon.cli import main
+
+    assert main(["show", "--variant", "plakoto", "AACA/z8AAID/Pw"]) == 0
+    out = capsys.readouterr().out
+    assert "Position ID: AACA/z8AAID/Pw" in out and "XGID" not in out
+    assert main(["moves", "--variant", "acey-deucey", "AAAAAAAAAAAAAA:w15.15", "65"]) == 0
+    assert "bar/20 bar/19" in capsys.readouterr().out
