@@ -93,7 +93,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     print(position)
     print(f"Position ID: {position.position_id()}")
-    print(f"XGID:        {position.to_xgid()}")
+    if position.variant.standard_geometry:  # XGID knows only the backgammon board
+        print(f"XGID:        {position.to_xgid()}")
     result = position.result()
     if result:
         print(f"Game over: the {result.winner} wins a {result.kind}")

@@ -159,9 +159,7 @@ class Move(tuple):  # type: ignore[type-arg]
     def __str__(self) -> str:
         from gammon.notation.movetext import format_move
 
-        theirs = _get(self, 0).opponent
-        blots = frozenset(p for p in range(1, 25) if theirs[25 - p] == 1)
-        return format_move(self._raw(), blots)
+        return format_move(self._raw(), _get(self, 0)._notation_blots())
 
     def __repr__(self) -> str:
         return f"{_get(self, 0)!r}.parse_move({str(self)!r}, {str(_get(self, 1))!r})"

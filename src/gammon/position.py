@@ -114,6 +114,21 @@ class Position:
     opponent: tuple[int, ...]
     variant: Variant = field(default_factory=lambda: get_variant("standard"))
 
+    def __new__(cls, *args: object, **kwargs: object) -> Position:
+        # A variant with its own geometry (fevga, plakoto, ...) gets a VariantPosition
+        # (gammon.geometry); the backgammon fast path never comes through here.
+        if cls is Position:
+            v = args[2] if len(args) > 2 else kwargs.get("variant")
+            if v is not None and v != "standard":
+                standard = getattr(v, "standard_geometry", None)
+                if standard is None:
+                    standard = get_variant(v).standard_geometry  # type: ignore[arg-type]
+                if not standard:
+                    from gammon.geometry import VariantPosition
+
+                    return object.__new__(VariantPosition)
+        return object.__new__(cls)
+
     def __post_init__(self) -> None:
         if not isinstance(self.variant, Variant):
             _set(self, "variant", get_variant(self.variant))
@@ -139,6 +154,10 @@ class Position:
         '4Dl4ADbgOXgANg'
         """
         v = get_variant(variant)
+        if not v.standard_geometry and cls is Position:
+            from gammon.geometry import VariantPosition
+
+            return VariantPosition.initial(v)
         side = v.start_counts()
         return cls(side, side, v)
 
@@ -194,6 +213,10 @@ class Position:
         gammon.errors.InvalidNotationError: invalid Position ID '4HPwATDgc/ABM!': expected 14 characters of A-Z a-z 0-9 + /
         """
         v = get_variant(variant)
+        if not v.standard_geometry and cls is Position:
+            from gammon.geometry import VariantPosition
+
+            return VariantPosition.from_position_id(text, v)
         player, opponent = decode_position_id(text, v.checkers)
         try:
             return cls(player, opponent, v)
@@ -222,6 +245,10 @@ class Position:
         True
         """
         v = get_variant(variant)
+        if not v.standard_geometry:
+            raise InvalidPositionError(
+                f"bgsage's board layout describes only the backgammon geometry, not {v.name}"
+            )
         if len(board) != 26:
             raise InvalidPositionError(f"a board has 26 entries, got {len(board)}")
         player = [0] * 26
@@ -268,6 +295,19 @@ class Position:
         b[25] = player[25]
         b[0] = opponent[25]
         return tuple(b)
+
+    def _notation_blots(self) -> frozenset[int]:
+        """The mover's points holding a lone opposing checker (for move text)."""
+        theirs = self.opponent
+        return frozenset(p for p in range(1, 25) if theirs[25 - p] == 1)
+
+    def is_drawn(self) -> bool:
+        """Whether the game has ended in a draw by the variant's rules (plakoto's two mothers)."""
+        return False
+
+    def earns_bonus_roll(self, move: Move) -> bool:
+        """Whether ``move`` gives its player another roll (acey-deucey's 1-2)."""
+        return False
 
     def flipped(self) -> Position:
         """The same checkers with the other side on roll."""

@@ -7,8 +7,12 @@ their own through :attr:`Variant.movement` without touching the standard one.
 
 >>> get_variant("caucasian").hitter_rule
 'caucasian'
->>> sorted(VARIANTS)
-['caucasian', 'hypergammon', 'nackgammon', 'standard']
+>>> sorted(VARIANTS)  # doctest: +NORMALIZE_WHITESPACE
+['acey-deucey', 'caucasian', 'fevga', 'hypergammon', 'jacquet', 'long-nardy', 'nackgammon',
+ 'plakoto', 'portes', 'standard', 'tavla']
+>>> get_variant("fevga").geometry()["mapping"]
+'q = p - 12 if p > 12 else p + 12'
+
 >>> get_variant("hypergammon").checkers
 3
 """
@@ -20,7 +24,7 @@ from typing import Final, Literal
 
 from gammon.errors import InvalidNotationError
 
-__all__ = ["VARIANTS", "HitterRule", "Movement", "Variant", "get_variant"]
+__all__ = ["VARIANTS", "HitterRule", "Landing", "Movement", "Opening", "Variant", "get_variant"]
 
 #: ``none``: standard hitting.  ``caucasian``: a checker that hits on the mover's
 #: home points 1-6 may not land on a point holding the mover's own checkers for
@@ -28,11 +32,24 @@ __all__ = ["VARIANTS", "HitterRule", "Movement", "Variant", "get_variant"]
 #: move again that turn (Turkish tavla, rules.md §6.2).
 HitterRule = Literal["none", "caucasian", "frozen_in_home"]
 
-#: How checkers travel.  Only ``opposite`` (backgammon geometry: both sides move
-#: towards their own 1-point, X's point p is O's point 25-p, hitting blots) is
-#: implemented; other geometries are named here so that they can be added as
-#: separate generators.
-Movement = Literal["opposite"]
+#: How checkers travel.  Both sides always move from their own 24-point towards their
+#: own 1-point and bear off from their own 1..6.  ``opposite`` (backgammon geometry):
+#: the two sides go round the board in opposite directions, and a side's point ``p`` is
+#: the other's point ``25 - p``.  ``same`` (fevga, long nardy, jacquet): both go round
+#: the same way, each starting where the other's outer quarter ends, and a side's
+#: point ``p`` is the other's point ``p - 12`` (``p > 12``) or ``p + 12`` (``p <= 12``).
+Movement = Literal["opposite", "same"]
+
+#: What a checker may do to a point holding opposing checkers.  ``hit``: a lone
+#: opposing checker (a blot) is sent to the bar, two or more block.  ``pin``
+#: (plakoto): a lone free opposing checker is pinned under the mover and stays there
+#: until the pinner leaves; two or more block, and so does a checker pinning the mover's
+#: own.  ``block`` (fevga, long nardy, jacquet): any opposing checker blocks the point.
+Landing = Literal["hit", "pin", "block"]
+
+#: After the one-die roll-off: the winner plays those two numbers (``play``) or rolls
+#: both dice again for the first turn (``reroll``).
+Opening = Literal["play", "reroll"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +64,93 @@ class Variant:
     start: tuple[tuple[int, int], ...]
     hitter_rule: HitterRule = "none"
     movement: Movement = "opposite"
+    landing: Landing = "hit"
     #: The largest result a game can score: 3 counts backgammons, 2 caps at gammon.
     max_result: int = 3
     #: Whether the doubling cube may be used.
     cube: bool = True
+    opening: Opening = "play"
+    #: Long nardy: one checker per turn may leave the head (own 24); on the first turn
+    #: these doubles may take two.
+    head_rule: bool = False
+    head_doubles: tuple[int, ...] = ()
+    #: Fevga / jacquet: until one checker has reached this point (or lower), only one
+    #: checker may leave the 24-point (0: no such rule).
+    first_checker_until: int = 0
+    #: No six consecutive blocking points unless an opposing checker is already past them.
+    prime_rule: bool = False
+    #: Jacquet's form of the prime rule: six in a row only once the mover holds its own
+    #: 1- and 2-points (the last two of its track), whatever the opposing checkers.
+    prime_needs_last_points: bool = False
+    #: Fevga: a side may not hold all six points of its starting quarter (19-24) at once.
+    start_quarter_rule: bool = False
+    #: Plakoto: a player whose last checker on the 24-point is pinned there loses 2
+    #: (unless the pinner still has checkers on its own 24-point).
+    mother_rule: bool = False
+    #: Acey-deucey: every checker starts off the board and enters as from the bar;
+    #: the 1-2 roll is followed by a double of the player's choice and another roll.
+    enter_from_off: bool = False
+    bonus_roll: bool = False
+
+    @property
+    def standard_geometry(self) -> bool:
+        """Whether the fast backgammon generator plays this variant (opposite, hit, bar)."""
+        return (
+            self.movement == "opposite"
+            and self.landing == "hit"
+            and not (
+                self.head_rule
+                or self.first_checker_until
+                or self.prime_rule
+                or self.mother_rule
+                or self.enter_from_off
+                or self.bonus_roll
+            )
+        )
+
+    def geometry(self) -> dict[str, str]:
+        """What a client needs to draw the board: direction, landing and point mapping.
+
+        ``mapping`` turns a point ``p`` of one side into the other side's number ``q``
+        for the same physical point (both sides always count from their own 24 down
+        to their own 1 and bear off from their own 1..6).
+        """
+        if self.movement == "same":
+            mapping = "q = p - 12 if p > 12 else p + 12"
+        else:
+            mapping = "q = 25 - p"
+        return {"direction": self.movement, "landing": self.landing, "mapping": mapping}
+
+    def other_point(self, point: int) -> int:
+        """The other side's number for the mover's point ``point`` (1..24).
+
+        >>> get_variant("standard").other_point(6), get_variant("long-nardy").other_point(6)
+        (19, 18)
+        """
+        if not 1 <= point <= 24:
+            raise InvalidNotationError(f"point {point!r} is not 1..24")
+        if self.movement == "same":
+            return point - 12 if point > 12 else point + 12
+        return 25 - point
+
+    def describe(self) -> dict[str, object]:
+        """A JSON-ready description for clients (the lobby and the board drawing).
+
+        >>> d = get_variant("fevga").describe()
+        >>> d["geometry"]["direction"], d["cube"], d["max_result"], d["start"]
+        ('same', False, 2, [[24, 15]])
+        """
+        return {
+            "name": self.name,
+            "title": self.title,
+            "checkers": self.checkers,
+            "start": [list(pair) for pair in self.start],
+            "enter_from_off": self.enter_from_off,
+            "cube": self.cube,
+            "max_result": self.max_result,
+            "opening": self.opening,
+            "geometry": self.geometry(),
+        }
 
     def start_counts(self) -> tuple[int, ...]:
         """One side's start position as 26 counts (0 = borne off, 1..24, 25 = bar)."""
@@ -72,6 +172,87 @@ VARIANTS: Final[dict[str, Variant]] = {
         Variant("nackgammon", "Nackgammon", 15, ((24, 2), (23, 2), (13, 4), (8, 3), (6, 4))),
         Variant("hypergammon", "Hypergammon", 3, ((24, 1), (23, 1), (22, 1))),
         Variant("caucasian", "Caucasian backgammon", 15, _STANDARD_START, hitter_rule="caucasian"),
+        Variant(
+            "tavla",
+            "Tavla (Turkish)",
+            15,
+            _STANDARD_START,
+            hitter_rule="frozen_in_home",
+            max_result=2,
+            cube=False,
+        ),
+        Variant(
+            "portes",
+            "Portes (Greek tavli)",
+            15,
+            _STANDARD_START,
+            max_result=2,
+            cube=False,
+            opening="reroll",
+        ),
+        Variant(
+            "plakoto",
+            "Plakoto (Greek tavli)",
+            15,
+            ((24, 15),),
+            landing="pin",
+            max_result=2,
+            cube=False,
+            opening="reroll",
+            mother_rule=True,
+        ),
+        Variant(
+            "fevga",
+            "Fevga (Greek tavli)",
+            15,
+            ((24, 15),),
+            movement="same",
+            landing="block",
+            max_result=2,
+            cube=False,
+            opening="reroll",
+            first_checker_until=11,
+            prime_rule=True,
+            start_quarter_rule=True,
+        ),
+        Variant(
+            "long-nardy",
+            "Long nardy",
+            15,
+            ((24, 15),),
+            movement="same",
+            landing="block",
+            max_result=2,
+            cube=False,
+            opening="reroll",
+            head_rule=True,
+            head_doubles=(6, 4, 3),
+            prime_rule=True,
+        ),
+        Variant(
+            "jacquet",
+            "Jacquet",
+            15,
+            ((24, 15),),
+            movement="same",
+            landing="block",
+            max_result=2,
+            cube=False,
+            opening="reroll",
+            first_checker_until=6,
+            prime_rule=True,
+            prime_needs_last_points=True,
+        ),
+        Variant(
+            "acey-deucey",
+            "Acey-deucey",
+            15,
+            (),
+            cube=False,
+            opening="reroll",
+            enter_from_off=True,
+            bonus_roll=True,
+        ),
     )
 }
 
@@ -79,10 +260,10 @@ VARIANTS: Final[dict[str, Variant]] = {
 def get_variant(variant: str | Variant) -> Variant:
     """Look a variant up by name (a :class:`Variant` is returned unchanged).
 
-    >>> get_variant("chess")
+    >>> get_variant("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    gammon.errors.InvalidNotationError: unknown variant 'chess'; known: caucasian, hypergammon, nackgammon, standard
+    gammon.errors.InvalidNotationError: unknown variant 'chess'; known: acey-deucey, caucasian, ...
     """
     if isinstance(variant, Variant):
         return variant

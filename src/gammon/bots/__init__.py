@@ -36,6 +36,7 @@ from gammon.bots.evaluator import (
     terminal_probabilities,
 )
 from gammon.bots.met import MatchEquityTable, score_after_game
+from gammon.bots.variant_bot import HeuristicEvaluator, VariantBot
 
 __all__ = [
     "DEFAULT_CUBE_LIFE",
@@ -47,6 +48,7 @@ __all__ = [
     "CubeOwner",
     "EquityModel",
     "Evaluator",
+    "HeuristicEvaluator",
     "Level",
     "MatchEquityTable",
     "MoveEvaluator",
@@ -54,6 +56,7 @@ __all__ = [
     "Probabilities",
     "RankedMove",
     "ScoreContext",
+    "VariantBot",
     "cube_decision",
     "cubeful_equity",
     "cubeless_equity",

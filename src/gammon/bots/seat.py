@@ -19,6 +19,7 @@ from functools import cache
 
 from gammon.bots.bot import LEVELS, Bot, Level
 from gammon.bots.equity import EquityModel, ScoreContext
+from gammon.bots.variant_bot import VariantBot
 from gammon.dice import Dice
 from gammon.errors import IllegalActionError
 from gammon.match.actions import (
@@ -105,20 +106,47 @@ def _last_roll_move(position: Position, dice: Dice) -> Move:
     return max(position.legal_moves(dice), key=outcome)
 
 
+def _variant_action(state: MatchState, seat: int, bot: VariantBot, source: DiceSource) -> Action:
+    """A VariantBot's decision: no cube in these variants, so roll, move or answer."""
+    g = state.game
+    if g.phase in ("opening", "turn"):
+        return Roll(seat, source.roll())
+    if g.phase == "moving":
+        assert g.dice is not None
+        return Play(seat, str(bot.choose_move(g.position, g.dice)))
+    if g.phase == "resigning":
+        # accept the highest result the table can score, play on for less
+        return (
+            AcceptResign(seat)
+            if g.resign_level >= state.options.end_coefficient
+            else RejectResign(seat)
+        )
+    raise IllegalActionError(f"no decision for player {seat} in phase {g.phase}")
+
+
 def choose_action(
     state: MatchState,
     seat: int,
     level: str = "expert",
     *,
     dice: DiceSource | None = None,
-    bot: Bot | None = None,
+    bot: Bot | VariantBot | None = None,
 ) -> Action:
     """The bot's action for ``seat`` in ``state`` at ``level``.
+
+    Variants that bgsage cannot evaluate (plakoto, fevga, long nardy, jacquet,
+    acey-deucey: another board geometry) are played by :class:`VariantBot`, at 2 plies
+    for ``world-class`` and 1 ply otherwise, whatever ``bot`` is given (unless it is a
+    VariantBot).
 
     Raises :class:`IllegalActionError` when it is not ``seat``'s decision.
     """
     if seat not in to_act(state):
         raise IllegalActionError(f"it is not player {seat}'s decision (game {state.game.number})")
+    if isinstance(bot, VariantBot) or not state.game.position.variant.standard_geometry:
+        if not isinstance(bot, VariantBot):
+            bot = VariantBot(plies=2 if level == "world-class" else 1)
+        return _variant_action(state, seat, bot, dice if dice is not None else SystemDice())
     player = bot if bot is not None else bot_for_level(level)
     source = dice if dice is not None else SystemDice()
     g = state.game

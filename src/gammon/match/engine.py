@@ -255,7 +255,9 @@ def abandon_result(position: Position, seat_view: bool = True) -> int:
     side = position.player if seat_view else position.opponent
     if side[0]:
         return 1
-    if any(side[19:26]):
+    # acey-deucey: checkers still to enter count like checkers on the bar
+    waiting: tuple[int, int] = getattr(position, "waiting", (0, 0))
+    if any(side[19:26]) or waiting[0 if seat_view else 1]:
         return 3
     return 2
 
@@ -417,6 +419,10 @@ def _roll(state: MatchState, action: Action, events: list[Event]) -> MatchState:
             return replace(state, game=replace(g, cube=cube))
         starter = 0 if dice.d1 > dice.d2 else 1
         events.append(Event("starts", starter, {"dice": [dice.high, dice.low]}))
+        if g.position.variant.opening == "reroll":
+            # tavli, acey-deucey, jacquet, long nardy: the winner rolls both dice again
+            game = replace(g, phase="turn", turn=starter, starter=starter, dice=None)
+            return replace(state, game=game)
         game = replace(
             g, phase="moving", turn=starter, starter=starter, dice=Dice(dice.high, dice.low)
         )
@@ -456,11 +462,17 @@ def _play(state: MatchState, action: Action, events: list[Event]) -> MatchState:
             },
         )
     )
-    return _after_move(state, move.position_after(), events)
+    again = g.position.earns_bonus_roll(move)
+    return _after_move(state, move.position_after(), events, again=again)
 
 
-def _after_move(state: MatchState, after: Position, events: list[Event]) -> MatchState:
-    """``after`` is seen from the opponent of the player who just moved."""
+def _after_move(
+    state: MatchState, after: Position, events: list[Event], *, again: bool = False
+) -> MatchState:
+    """``after`` is seen from the opponent of the player who just moved.
+
+    ``again``: the mover rolls again (acey-deucey's 1-2 with its double played).
+    """
     g = state.game
     assert g.turn is not None
     mover = g.turn
@@ -474,16 +486,29 @@ def _after_move(state: MatchState, after: Position, events: list[Event]) -> Matc
         winner = 1 - mover
         result, points = _points(state, abandon_result(after, seat_view=False))
         return _finish(state, game, winner, result, points, "bear_off", events)
+    if after.is_drawn():
+        # plakoto: both mothers pinned
+        events.append(Event("draw", None, {"game": g.number}))
+        return _finish(state, game, None, 0, 0, "draw", events)
     outcome = after.result()
     if outcome is None:
+        if again:
+            events.append(Event("roll_again", mover, {"game": g.number}))
+            return replace(
+                state, game=replace(game, phase="turn", turn=mover, position=after.flipped())
+            )
         return replace(state, game=replace(game, phase="turn"))
-    # the mover has borne off every checker
+    # the mover has borne off every checker (or won by plakoto's mother rule)
     opts = state.options
-    if opts.draw_last_roll and g.starter == mover:
+    if opts.draw_last_roll and g.starter == mover and after.opponent[0] == after.variant.checkers:
         events.append(Event("last_roll", 1 - mover, {"game": g.number}))
         return replace(state, game=replace(game, phase="turn", last_roll=True))
     result, points = _points(state, outcome.points)
-    return _finish(state, game, mover, result, points, "bear_off", events)
+    # ``after`` is seen from the mover's opponent: "opponent" is the mover
+    winner = mover if outcome.winner == "opponent" else 1 - mover
+    checkers = after.variant.checkers
+    reason: EndReason = "bear_off" if checkers in (after.player[0], after.opponent[0]) else "mother"
+    return _finish(state, game, winner, result, points, reason, events)
 
 
 def _double(state: MatchState, action: Action, events: list[Event]) -> MatchState:

@@ -221,6 +221,7 @@ def match_to_mat(record: MatchRecord) -> str:
     the defaults.  Roll-off ties, rejected resignations and the roll made just
     before a resignation are left out.
     """
+    record.options.require_backgammon_geometry(".mat")
     names = (_name(record.players[0], 0), _name(record.players[1], 1))
     lines = _tags(record.options)
     lines += [f" {record.options.match_length} point match", ""]

@@ -190,6 +190,25 @@ class TableOptions:
             return 1
         return self.cube_limit if self.cube_limit is not None else MAX_CUBE
 
+    def require_backgammon_geometry(self, file_format: str) -> None:
+        """Refuse a variant that gnubg's files cannot describe (rules.md: Position IDs).
+
+        ``.mat`` and SGF know only the backgammon board: tavla and portes fit (they are
+        written as backgammon games), plakoto's pins, the same-direction games and
+        acey-deucey's entry from off the board do not.
+
+        >>> TableOptions(variant="fevga", cube=False).require_backgammon_geometry(".mat")
+        Traceback (most recent call last):
+        ...
+        gammon.errors.InvalidOptionsError: a .mat file cannot describe fevga: gnubg's formats know only the backgammon board (same-direction, pinning or off-board entry games are not representable)
+        """
+        if not get_variant(self.variant).standard_geometry:
+            raise InvalidOptionsError(
+                f"a {file_format} file cannot describe {self.variant}: gnubg's formats know "
+                "only the backgammon board (same-direction, pinning or off-board entry "
+                "games are not representable)"
+            )
+
     def required_balance(self) -> int:
         """Seed 004's admission rule: stake x cube limit x end coefficient.
 

@@ -90,6 +90,7 @@ def match_to_sgf(record: MatchRecord) -> str:
     ``B[66]`` for a dance, ``W[double]`` (also a beaver or raccoon: a double by the
     player doubled), ``B[take]``, ``B[drop]``.  Hits are not marked.
     """
+    record.options.require_backgammon_geometry("SGF")
     opts = record.options
     names = [" ".join(name.split()) for name in record.players]
     trees = []

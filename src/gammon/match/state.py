@@ -38,7 +38,8 @@ Phase = Literal[
 ]
 
 #: How a game ended.
-EndReason = Literal["bear_off", "drop", "resign", "abandon", "timeout", "draw"]
+#: ``mother``: plakoto's mother rule (a pinned last checker on its 24-point).
+EndReason = Literal["bear_off", "mother", "drop", "resign", "abandon", "timeout", "draw"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,33 +30,53 @@ __all__ = ["draw"]
 _ROWS = 5
 
 
-def _cell(count: int, row: int, mark: str) -> str:
+def _marks(position: Position, point: int) -> tuple[list[str], int]:
+    """The checkers of a column from the edge inwards, and the count of its top stack.
+
+    The other side's number of ``point`` comes from the variant (``25 - p``, or
+    ``p -/+ 12`` when both sides go the same way).  A pinned checker (plakoto) is
+    drawn in lower case at the edge, under its pinner.
+    """
+    q = position.variant.other_point(point)
+    mine, theirs = position.player[point], position.opponent[q]
+    pinned: tuple[int, int] = getattr(position, "pinned", (0, 0))
+    if mine and theirs:
+        if pinned[0] >> point & 1:
+            return ["x"] + ["O"] * theirs, theirs
+        if pinned[1] >> q & 1:
+            return ["o"] + ["X"] * mine, mine
+    if mine:
+        return ["X"] * mine, mine
+    return ["O"] * theirs, theirs
+
+
+def _cell(marks: list[str], top: int, row: int) -> str:
     """What a column shows in a row (0 = nearest the edge)."""
-    if count > row:
-        if row == _ROWS - 1 and count > _ROWS:
-            return f"{count:>2}"[-2:].strip().rjust(1) if count < 10 else str(count)
-        return mark
+    if len(marks) > row:
+        if row == _ROWS - 1 and len(marks) > _ROWS:
+            return str(top)
+        return marks[row]
     return " "
-
-
-def _column(position: Position, point: int) -> tuple[int, str]:
-    mine = position.player[point]
-    theirs = position.opponent[25 - point]
-    return (mine, "X") if mine else (theirs, "O")
 
 
 def _row(position: Position, points: list[int], row: int) -> str:
     cells = []
     for point in points:
-        count, mark = _column(position, point)
-        cells.append(_cell(count, row, mark).rjust(2))
+        marks, top = _marks(position, point)
+        cells.append(_cell(marks, top, row).rjust(2))
     left = " ".join(cells[:6])
     right = " ".join(cells[6:])
     return f" |{left} |   |{right} |"
 
 
 def draw(position: Position) -> str:
-    """Draw the board: the player on roll is X, moving from 24 down to 1 (bottom right)."""
+    """Draw the board: the player on roll is X, moving from 24 down to 1 (bottom right).
+
+    >>> from gammon import Position
+    >>> fevga = draw(Position.initial("fevga")).splitlines()
+    >>> fevga[1].split("|")[3].split(), fevga[11].split("|")[1].split()  # X's 24, O's start on 12
+    (['X'], ['O'])
+    """
     pips = position.pip_count()
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
@@ -71,6 +91,9 @@ def draw(position: Position) -> str:
         bars.append(f"O on bar: {position.opponent[25]}")
     if position.player[25]:
         bars.append(f"X on bar: {position.player[25]}")
+    waiting: tuple[int, int] = getattr(position, "waiting", (0, 0))
+    if any(waiting):
+        bars.append(f"to enter: X {waiting[0]}, O {waiting[1]}")
     lines.append(
         " |                  |BAR|                  |" + ("   " + ", ".join(bars) if bars else "")
     )

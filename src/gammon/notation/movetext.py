@@ -109,8 +109,10 @@ def _point(word: str, text: str) -> int:
     raise InvalidNotationError(f"invalid point {word!r} in move {text!r}")
 
 
-def parse_move_text(text: str) -> list[Path]:
+def parse_move_text(text: str, max_paths: int = 4) -> list[Path]:
     """Split move text into checker paths; ``(n)`` repeats a path ``n`` times.
+
+    ``max_paths`` is 6 for acey-deucey, whose 1-2 roll plays two dice and a double.
 
     Raises :class:`InvalidNotationError` for text that is not move notation.
 
@@ -132,8 +134,10 @@ def parse_move_text(text: str) -> list[Path]:
         if match is None or "/" not in match["body"]:
             raise InvalidNotationError(f"invalid move {text!r}: write steps like 13/8 or bar/22*")
         count = int(match["count"]) if match["count"] else 1
-        if not 1 <= count <= 4:
-            raise InvalidNotationError(f"invalid move {text!r}: a path repeats 1 to 4 times")
+        if not 1 <= count <= max_paths:
+            raise InvalidNotationError(
+                f"invalid move {text!r}: a path repeats 1 to {max_paths} times"
+            )
         words = match["body"].split("/")
         points = []
         hits = []
@@ -149,6 +153,7 @@ def parse_move_text(text: str) -> list[Path]:
                     f"invalid move {text!r}: checkers move from higher to lower points"
                 )
         paths.extend([Path(tuple(points), tuple(hits))] * count)
-    if len(paths) > 4:
-        raise InvalidNotationError(f"invalid move {text!r}: more than four checker moves")
+    if len(paths) > max_paths:
+        many = {4: "four", 6: "six"}.get(max_paths, str(max_paths))
+        raise InvalidNotationError(f"invalid move {text!r}: more than {many} checker moves")
     return paths

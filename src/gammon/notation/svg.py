@@ -75,14 +75,17 @@ def _checker(cx: float, cy: float, side: str, label: str = "") -> list[str]:
     return out
 
 
-def _stack(x: float, bottom: bool, count: int, side: str) -> list[str]:
-    """``count`` checkers on a column whose left edge is ``x``, from its edge inwards."""
+def _stack(x: float, bottom: bool, count: int, side: str, start: int = 0) -> list[str]:
+    """``count`` checkers on a column whose left edge is ``x``, from its edge inwards.
+
+    ``start`` leaves that many places free at the edge (a pinned checker sits there).
+    """
     out: list[str] = []
     cx = x + _POINT / 2
-    for i in range(min(count, _STACK)):
+    for i in range(start, min(count + start, _STACK)):
         offset = _FRAME + _RADIUS + 0.02 + i * 2 * _RADIUS
         cy = _HEIGHT - offset if bottom else offset
-        label = str(count) if count > _STACK and i == _STACK - 1 else ""
+        label = str(count) if count + start > _STACK and i == _STACK - 1 else ""
         out += _checker(cx, cy, side, label)
     return out
 
@@ -174,12 +177,21 @@ def board(
                 f'text-anchor="middle" font-family="sans-serif" fill="{_COLOURS["label"]}">'
                 f"{point}</text>"
             )
+    # the other side's number for each point: 25 - p, or p -/+ 12 when both sides go
+    # the same way (fevga, long nardy, jacquet); a pinned checker (plakoto) is drawn
+    # at the edge, under its pinner
+    other = position.variant.other_point
+    pinned: tuple[int, int] = getattr(position, "pinned", (0, 0))
     for point in range(1, 25):
-        if player[point]:
-            parts += _stack(_point_x(point), point <= 12, player[point], "player")
-        theirs = opponent[25 - point]
+        q = other(point)
+        mine, theirs = player[point], opponent[q]
+        under_mine = bool(pinned[0] >> point & 1)
+        under_theirs = bool(pinned[1] >> q & 1)
+        x, bottom = _point_x(point), point <= 12
+        if mine:
+            parts += _stack(x, bottom, mine, "player", theirs if under_theirs else 0)
         if theirs:
-            parts += _stack(_point_x(point), point <= 12, theirs, "opponent")
+            parts += _stack(x, bottom, theirs, "opponent", mine if under_mine else 0)
     bar_x = _FRAME + 6 * _POINT
     # on the bar, each side's checkers wait in the half they enter from
     for count, side, top in ((player[25], "player", True), (opponent[25], "opponent", False)):

@@ -1,0 +1,129 @@
+"""The variant bot (gammon.bots.variant_bot) against a player of random legal moves.
+
+    .venv/bin/python benchmarks/variant_bots.py --games 200 [--variants fevga,plakoto] [--plies 1]
+
+For each variant, ``--games`` games (the bot takes seat 0 in even games and seat 1 in
+odd ones, the dice come from one seeded generator per game, the same for every
+variant).  Each game is played with the core API to the end (bear-off, or plakoto's
+mother rule); the roll-off winner rolls again where the variant says so, and
+acey-deucey's 1-2 keeps the turn.  Prints the bot's share of games won with a 95%
+Wilson interval, its share of the points, and the milliseconds per bot move.
+
+Measured on 2026-12-01 (the shared 2-core development machine, seed 20261201):
+
+    $ benchmarks/variant_bots.py --games 200 --variants tavla,...,jacquet   (1 ply)
+    $ benchmarks/variant_bots.py --games 60 --variants acey-deucey          (1 ply)
+    variant          won    95% interval  points  ms/move
+    tavla          99.5%   97.2%- 99.9%   99.7%      0.3
+    portes         98.5%   95.7%- 99.5%   99.2%      0.2
+    plakoto        99.0%   96.4%- 99.7%   99.2%      2.7
+    fevga          94.5%   90.4%- 96.9%   96.6%      2.6
+    long-nardy     98.5%   95.7%- 99.5%   99.2%      2.3
+    jacquet        95.0%   91.0%- 97.3%   97.1%      1.5
+
+    (plakoto, fevga and jacquet measured again after their last rule changes: the
+    bear-off with a pinned checker, fevga's starting quarter, jacquet's six in a row.)
+    acey-deucey   100.0%   94.0%-100.0%  100.0%     19.6
+
+    $ benchmarks/variant_bots.py --games 20 --plies 2 --variants fevga,plakoto,portes
+    fevga 100.0% (83.9%-100.0%) 19.4 ms/move; plakoto 100.0% 26.2 ms; portes 100.0% 14.4 ms
+
+acey-deucey is slow because a 1-2 roll has thousands of legal moves (the 1 and the 2,
+then four steps of any double), which the random player generates too: 200 games take
+tens of minutes, hence 60.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+
+from gammon import Dice, Position
+from gammon.bots.variant_bot import VariantBot
+
+VARIANTS = ["tavla", "portes", "plakoto", "fevga", "long-nardy", "jacquet", "acey-deucey"]
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def play(variant: str, bot: VariantBot, bot_seat: int, seed: int) -> tuple[int, int, float, int]:
+    """One game: (winner seat or -1 for a draw, points, bot seconds, bot moves)."""
+    rng = random.Random(seed)
+    position = Position.initial(variant)
+    while True:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        if a != b:
+            break
+    turn = 0 if a > b else 1
+    reroll = position.variant.opening == "reroll"
+    dice = Dice(rng.randint(1, 6), rng.randint(1, 6)) if reroll else Dice(a, b)
+    spent = 0.0
+    moves = 0
+    for _ in range(20000):
+        if turn == bot_seat:
+            start = time.perf_counter()
+            move = bot.choose_move(position, dice)
+            spent += time.perf_counter() - start
+            moves += 1
+        else:
+            legal = position.legal_moves(dice)
+            move = rng.choice(legal) if legal else position.pass_move(dice)
+        again = position.earns_bonus_roll(move)
+        after = position.apply(move)
+        if after.is_drawn():
+            return -1, 0, spent, moves
+        result = after.result()
+        if result is not None:
+            winner = turn if result.winner == "opponent" else 1 - turn
+            return winner, result.points, spent, moves
+        if again:
+            position = after.flipped()
+        else:
+            position, turn = after, 1 - turn
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+    raise RuntimeError(f"{variant}: game {seed} did not end")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--plies", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=20261201)
+    args = parser.parse_args()
+    bot = VariantBot(plies=args.plies)
+    print(f"variant bot at {args.plies} ply vs random legal moves, {args.games} games each")
+    print(f"{'variant':12} {'won':>7} {'95% interval':>15} {'points':>7} {'ms/move':>8}")
+    for variant in args.variants.split(","):
+        wins = points_for = points_all = 0
+        spent = 0.0
+        moves = 0
+        for g in range(args.games):
+            seat = g % 2
+            winner, points, secs, n = play(variant, bot, seat, args.seed + g)
+            spent += secs
+            moves += n
+            points_all += points
+            if winner == seat:
+                wins += 1
+                points_for += points
+        low, high = wilson(wins, args.games)
+        share = points_for / points_all if points_all else 0.0
+        ms = 1000 * spent / max(moves, 1)
+        print(
+            f"{variant:12} {wins / args.games:7.1%} {low:7.1%}-{high:6.1%} {share:7.1%} {ms:8.1f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
