@@ -6,12 +6,14 @@ Each test here failed before the fix it covers.  The PostgreSQL variants run whe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -28,6 +30,27 @@ from serverkit import (
 from serverkit import test_settings as settings_for
 
 Make = Callable[[], Player]
+T = TypeVar("T")
+
+
+def run_async(coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine on a loop of its own thread (the browser tests' Playwright keeps
+    a loop running in the test worker's own thread)."""
+    result: list[T] = []
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(asyncio.run(coroutine()))
+        except BaseException as exc:  # handed to the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return result[0]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -106,33 +129,39 @@ def test_opposite_settlements_do_not_deadlock(tmp_path: Path) -> None:
     """Twenty settlements between the same two users, half of them in each direction,
     all at once, on PostgreSQL: rows are locked in user-id order (and a deadlock victim
     would be retried), so every one commits."""
-    from gammon.storage import Database, Store, TableUpdate
+    from gammon.storage import Database
 
     with postgres_schema() as url:
         db = Database(url, pool_size=20)
-        db.migrate()
-        store = Store(db)
-        x = store.create_user("xavier", None, guest=False, balance=1000, now=1)
-        y = store.create_user("yvonne", None, guest=False, balance=1000, now=1)
-        for i in range(20):
-            store.create_table(f"t{i:011d}", x.id, "{}", False, 1, "created", "{}")
-        barrier = threading.Barrier(20)
+        try:
+            _opposite_settlements(db)
+        finally:
+            db.close()
 
-        def settle(i: int) -> None:
-            winner, loser = (x, y) if i % 2 else (y, x)
-            lines = ((winner.id, 3, "game", 1), (loser.id, -3, "game", 1))
-            barrier.wait()
-            store.append(f"t{i:011d}", 2, "action", "{}", 2, TableUpdate(ledger=lines))
 
-        import asyncio
+def _opposite_settlements(db: Any) -> None:
+    from gammon.storage import Store, TableUpdate
 
-        async def run_all() -> None:
-            await asyncio.gather(*(db.run(settle, i) for i in range(20)))
+    db.migrate()
+    store = Store(db)
+    x = store.create_user("xavier", None, guest=False, balance=1000, now=1)
+    y = store.create_user("yvonne", None, guest=False, balance=1000, now=1)
+    for i in range(20):
+        store.create_table(f"t{i:011d}", x.id, "{}", False, 1, "created", "{}")
+    barrier = threading.Barrier(20)
 
-        asyncio.run(run_all())
-        assert store.balances([x.id, y.id]) == {x.id: 1000, y.id: 1000}
-        assert len(store.ledger(x.id)) == 21
-        db.close()
+    def settle(i: int) -> None:
+        winner, loser = (x, y) if i % 2 else (y, x)
+        lines = ((winner.id, 3, "game", 1), (loser.id, -3, "game", 1))
+        barrier.wait()
+        store.append(f"t{i:011d}", 2, "action", "{}", 2, TableUpdate(ledger=lines))
+
+    async def run_all() -> None:
+        await asyncio.gather(*(db.run(settle, i) for i in range(20)))
+
+    run_async(run_all)
+    assert store.balances([x.id, y.id]) == {x.id: 1000, y.id: 1000}
+    assert len(store.ledger(x.id)) == 21
 
 
 # ---------------------------------------------------------------- long journals
@@ -250,8 +279,6 @@ def test_sockets_per_address_are_limited(tmp_path: Path) -> None:
 
 
 def test_a_reader_too_slow_is_dropped_by_size() -> None:
-    import asyncio
-
     from gammon.server.connection import OUTBOX_BYTES, Connection
 
     class Silent:
@@ -273,7 +300,7 @@ def test_a_reader_too_slow_is_dropped_by_size() -> None:
             conn.send(chunk)
         return conn
 
-    conn = asyncio.run(scenario())
+    conn = run_async(scenario)
     assert conn.closing  # 6 x a quarter of the cap: dropped long before 256 messages
 
 
