@@ -398,9 +398,11 @@ def drag_step(page: Page) -> tuple[int, int]:
         return [from, [...p.destinations(opts, from)][0]];
     }"""
     )
-    a = page.locator(f".board .hit[data-point='{src}']").bounding_box()
-    b = page.locator(f".board .hit[data-point='{dest}']").bounding_box()
-    assert a is not None and b is not None
+    points = [page.locator(f".board .hit[data-point='{p}']") for p in (src, dest)]
+    for point in points:  # a render may be under way (presence, a chat line): wait for it
+        point.wait_for(state="visible")
+    a, b = (point.bounding_box() for point in points)
+    assert a is not None and b is not None, (src, dest)
     page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] * 0.8)
     page.mouse.down()
     for i in range(1, 6):
