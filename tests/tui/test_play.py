@@ -260,3 +260,37 @@ def test_the_record_goes_to_the_data_directory(
     saved = list((tmp_path / "mine").glob("gammon-*.jsonl"))
     assert len(saved) == 1
     assert not list(tmp_path.glob("gammon-*.jsonl"))  # nothing in the current directory
+
+
+@pytest.mark.parametrize("variant", ["fevga", "plakoto", "tavla"])
+def test_a_whole_game_of_a_variant_through_the_prompts(variant: str) -> None:
+    holder: list[TerminalGame] = []
+
+    def read(prompt: str) -> str:
+        g = holder[0].match.state.game
+        if prompt.startswith("Play "):
+            return ""
+        if g.phase == "moving":
+            assert g.dice is not None
+            return str(g.position.legal_moves(g.dice)[0])
+        return "accept" if g.phase == "resigning" else ""
+
+    game, out = _game(TableOptions(variant=variant, match_length=1, cube=False), read)
+    holder.append(game)
+    game.run()
+    assert game.match.state.over
+    assert "wins the match" in out.getvalue()
+
+
+def test_play_offers_every_variant_and_no_cube_where_it_has_none(tmp_path: Path) -> None:
+    from gammon.match import read_log
+    from gammon.tui.play import run
+
+    record = tmp_path / "v.jsonl"
+    argv = ["play", "--variant", "long-nardy", "--no-color", "--server-seed", SEED]
+    args = build_parser().parse_args([*argv, "--save", str(record)])
+    assert run(args, read=scripted(["quit", "y"])) == 0
+    options = read_log(record.read_text()).options
+    assert (options.variant, options.cube) == ("long-nardy", False)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--variant", "chess"])

@@ -57,6 +57,7 @@ from gammon.match.options import ClockSettings
 from gammon.match.state import Event
 from gammon.move import Move
 from gammon.notation.drawing import draw
+from gammon.variants import VARIANTS, get_variant
 
 __all__ = ["TerminalGame", "add_arguments", "run"]
 
@@ -430,7 +431,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="money: stop after N games (0 = until you quit)",
     )
     p.add_argument(
-        "--variant", default="standard", help="standard, nackgammon, hypergammon or caucasian"
+        "--variant",
+        default="standard",
+        choices=sorted(VARIANTS),
+        help="rules variant (those played without a cube have none)",
     )
     p.add_argument("--stake", type=int, default=0, help="money: stake per point")
     p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
@@ -517,7 +521,7 @@ def run(
         variant=args.variant,
         match_length=0 if args.money else args.match,
         stake=args.stake,
-        cube=not args.no_cube,
+        cube=not args.no_cube and get_variant(args.variant).cube,
         cube_limit=args.cube_limit,
         crawford=not args.no_crawford,
         jacoby=args.jacoby,
