@@ -342,6 +342,7 @@ async def lobby(
             "open_tables": tables["open"],
             "live_tables": tables["live"],
             "variants": sorted(VARIANTS),
+            "cubeless": [name for name, v in VARIANTS.items() if not v.cube],
             "cube_limits": CUBE_LIMITS,
             "bot_levels": BOT_LEVELS,
             "bots": bots_available(),
