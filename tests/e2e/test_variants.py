@@ -171,8 +171,7 @@ def test_plakoto_draws_a_pin_under_its_pinner(
     assert found is not None, "no pin in the first moves of a plakoto game"
     for seat in (0, 1):
         want = sorted(
-            q if seat == found["bottom"] else found["other"][q]
-            for q in found["pinned_state"][seat]
+            q if seat == found["bottom"] else found["other"][q] for q in found["pinned_state"][seat]
         )
         assert sorted(found["pinned"][seat]) == want
     expect(page.locator(".board .checker.pinned title").first).to_have_text("pinned")

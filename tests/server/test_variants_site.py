@@ -59,7 +59,9 @@ def test_the_cube_follows_the_variant_when_not_sent() -> None:
     for name in NEW:
         assert table_request({"variant": name}, form=False).options.cube is False
         # the lobby form: an unticked (or disabled) cube box is not sent
-        assert table_request({"variant": name, "match_length": "3"}, form=True).options.cube is False
+        assert (
+            table_request({"variant": name, "match_length": "3"}, form=True).options.cube is False
+        )
         # a form sent without the lobby's script, the cube options still ticked
         ticked = {"variant": name, "cube": "on", "beaver": "on", "cube_limit": "8"}
         assert table_request(ticked, form=True).options.cube is False

@@ -10,9 +10,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Final
 
+from gammon.geometry import VariantPosition
 from gammon.match import MatchState, TableOptions, allowed_actions, to_act
 from gammon.match.dice import DICE_SCHEME
-from gammon.geometry import VariantPosition
 from gammon.position import Position
 from gammon.server.table import TableState, clock_deadline
 from gammon.variants import get_variant
