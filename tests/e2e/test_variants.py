@@ -200,3 +200,34 @@ def test_acey_deucey_checkers_wait_in_the_tray(
     assert d["waiting"] == d["waiting_state"]
     assert d["waiting"][me] < before  # our checkers entered by clicks
     shot(page, "acey-deucey")
+
+
+def test_the_lobby_switches_the_cube_off_for_a_cubeless_variant(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(server.url, "phone", "lobby")
+    sign_up(page)
+    page.goto("/")
+    form = page.locator("#create-table")
+    box = page.locator("#cube-options")
+    cube = form.locator("[name=cube]")
+    expect(cube).to_be_enabled()
+    expect(cube).to_be_checked()
+    form.locator("[name=variant]").select_option("long-nardy")
+    expect(box).to_have_attribute("disabled", "")
+    expect(cube).to_be_disabled()
+    expect(form.locator("[name=crawford]")).to_be_disabled()
+    expect(cube).not_to_be_checked()
+    expect(form.locator("[name=variant] option[value=long-nardy]")).to_have_text(
+        "long nardy (Russian)"
+    )
+    form.locator("[name=variant]").select_option("nackgammon")
+    expect(cube).to_be_enabled()
+    expect(cube).to_be_checked()
+    form.locator("[name=variant]").select_option("jacquet")
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    assert "/table/" in page.url
+    page.wait_for_function("() => window.gammonPage && window.gammonPage.state")
+    options = page.evaluate("() => window.gammonPage.state.table.options")
+    assert options["variant"] == "jacquet" and options["cube"] is False
