@@ -129,7 +129,8 @@ def test_opposite_settlements_do_not_deadlock(tmp_path: Path) -> None:
         async def run_all() -> None:
             await asyncio.gather(*(db.run(settle, i) for i in range(20)))
 
-        asyncio.run(run_all())
+        with ThreadPoolExecutor(1) as pool:  # a fresh loop (see test_fuzz._load_in_thread)
+            pool.submit(asyncio.run, run_all()).result()
         assert store.balances([x.id, y.id]) == {x.id: 1000, y.id: 1000}
         assert len(store.ledger(x.id)) == 21
         db.close()
@@ -273,7 +274,10 @@ def test_a_reader_too_slow_is_dropped_by_size() -> None:
             conn.send(chunk)
         return conn
 
-    conn = asyncio.run(scenario())
+    # on a fresh loop in its own thread: Playwright's sync API (the browser tests, which
+    # may run earlier in the same worker) leaves a loop running in the main thread
+    with ThreadPoolExecutor(1) as pool:
+        conn = pool.submit(asyncio.run, scenario()).result()
     assert conn.closing  # 6 x a quarter of the cap: dropped long before 256 messages
 
 
