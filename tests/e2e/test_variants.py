@@ -194,6 +194,13 @@ def test_acey_deucey_checkers_wait_in_the_tray(
     expect(tray.locator(".tray-label")).to_have_text("to enter")
     expect(tray.locator(".tray-count")).to_have_text(str(d["waiting"][me]))
     before = d["waiting"][me]
+    # as after a 1-2 (thousands of moves): the state without its moves, played by steps
+    page.wait_for_function("() => window.gammonPage.canMove()")
+    page.evaluate(
+        """() => { const p = window.gammonPage; const m = p.state.match;
+        m.moves = null; m.moves_omitted = true; m.forced = false; p.render(); }"""
+    )
+    assert page.evaluate("() => window.gammonPage.canMove()")
     play_moves(page, 1)
     d = drawn(page)
     check_drawn_right(d)

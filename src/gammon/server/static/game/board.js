@@ -349,7 +349,7 @@ export class BoardView {
     const right = dice.seat === model.bottom;
     const cx = right ? (RIGHT_Q + RIGHT_END) / 2 : (LEFT_Q + BAR_X) / 2;
     const n = dice.values.length;
-    const size = n > 2 ? 42 : 48;
+    const size = n > 4 ? 36 : n > 2 ? 42 : 48;
     const gap = size + 10;
     dice.values.forEach((v, i) => {
       const x = cx + (i - (n - 1) / 2) * gap;

@@ -920,7 +920,13 @@ class GamePage {
       const used = values.map(() => false);
       for (const [, , die] of this.played) {
         const i = values.findIndex((v, j) => v === die && !used[j]);
-        if (i >= 0) used[i] = true;
+        if (i >= 0) {
+          used[i] = true;
+        } else {
+          // acey-deucey: after the 1 and the 2, the double the player chose by its first step
+          values.push(die, die, die, die);
+          used.push(true, false, false, false);
+        }
       }
       dice = { seat: g.turn, values, used };
     }
