@@ -109,6 +109,9 @@ def test_fevga_both_sides_go_the_same_way(
     assert d["drawn"][them].get("12", 0) >= 14
     assert d["cube"] == 0 and d["double"] == 0
     expect(page.locator(".board .cube")).to_have_count(0)
+    # no .mat link: the format cannot describe a same-direction game
+    expect(page.locator("[data-link=log]").first).to_be_attached()
+    expect(page.locator("[data-link=mat]")).to_have_count(0)
     shot(page, f"fevga-start-{size}")
 
     play_moves(page, 3)

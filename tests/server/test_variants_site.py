@@ -40,6 +40,9 @@ def test_variant_view_carries_the_description_and_the_mapping() -> None:
         assert view["other_point"][1:25] == [v.other_point(p) for p in range(1, 25)]
         direction = "same" if name in SAME else "opposite"
         assert view["geometry"]["direction"] == direction
+        # a .mat file (and SGF) knows only the backgammon board
+        assert view["mat"] is (name in ("tavla", "portes"))
+    assert variant_view("standard")["mat"] is True
     assert variant_view("fevga")["other_point"][24] == 12
     assert variant_view("plakoto")["other_point"][24] == 1
 
@@ -138,7 +141,8 @@ def play_to_the_end(me: Player, variant: str) -> tuple[dict[str, Any], WS]:
 @pytest.mark.parametrize("variant", NEW)
 def test_a_whole_game_against_the_bot(players: Make, variant: str) -> None:
     start = time.monotonic()
-    state, ws = play_to_the_end(players(), variant)
+    me = players()
+    state, ws = play_to_the_end(me, variant)
     v = state["table"]["variant"]
     assert v["name"] == variant and v["cube"] is False
     assert v["other_point"][1:25] == [get_variant(variant).other_point(p) for p in range(1, 25)]
@@ -162,6 +166,10 @@ def test_a_whole_game_against_the_bot(players: Make, variant: str) -> None:
     assert bot, "the bot made no decision"
     assert "doubled" not in kinds
     assert state["match"]["games"][0]["reason"] in ("bear_off", "mother")
+    # the match page links the .mat file only where the format can describe the variant
+    match_page = me.http.get(f"/matches/{state['table']['id']}")
+    assert match_page.status_code == 200
+    assert (f"/matches/{state['table']['id']}/mat" in match_page.text) is v["mat"]
     assert time.monotonic() - start < 120
 
 

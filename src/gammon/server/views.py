@@ -59,10 +59,14 @@ def variant_view(name: str) -> dict[str, Any]:
     """``Variant.describe()`` plus the point mapping as a list (shared: only serialised).
 
     ``other_point[p]`` (p = 1..24; index 0 and 25 unused, 0) is the other seat's number
-    for a seat's point ``p``.
+    for a seat's point ``p``; ``mat``: whether a ``.mat`` file (and SGF) can describe the
+    variant (the backgammon board: not pins, same-direction games or entering from off).
     """
     v = get_variant(name)
-    return v.describe() | {"other_point": [0] + [v.other_point(p) for p in range(1, 25)] + [0]}
+    return v.describe() | {
+        "other_point": [0] + [v.other_point(p) for p in range(1, 25)] + [0],
+        "mat": v.standard_geometry,
+    }
 
 
 @lru_cache(maxsize=256)

@@ -650,7 +650,9 @@ async def match_page(request: Request) -> Response:
             "table": table_summary(state),
             "state": state,
             "rolls": rolls,
-            "mat": mat_available() and state.match is not None,
+            "mat": mat_available()
+            and state.match is not None
+            and VARIANTS[state.options.variant].standard_geometry,
             "analysis": analysis_available() and state.status == "finished",
             "started": state.match is not None,
             "created": _time(state.created_at),

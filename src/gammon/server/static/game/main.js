@@ -1298,10 +1298,14 @@ class GamePage {
 
   matchLinks() {
     const id = encodeURIComponent(this.matchId());
+    const variant = this.state && this.state.table && this.state.table.variant;
     return h("ul", { class: "links", "data-testid": "match-links" },
       h("li", {}, h("a", { href: `/matches/${id}`, "data-link": "record" }, t("over.record"))),
       h("li", {}, h("a", { href: `/matches/${id}/log`, "data-link": "log" }, t("over.log"))),
-      h("li", {}, h("a", { href: `/matches/${id}/mat`, "data-link": "mat" }, t("over.mat"))),
+      // a .mat file knows only the backgammon board (not plakoto, fevga, acey-deucey...)
+      variant && variant.mat === false
+        ? null
+        : h("li", {}, h("a", { href: `/matches/${id}/mat`, "data-link": "mat" }, t("over.mat"))),
       h("li", {}, h("a", { href: `/matches/${id}/verify`, "data-link": "verify" }, t("over.verify"))),
     );
   }
