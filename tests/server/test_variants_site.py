@@ -149,6 +149,20 @@ def test_a_whole_game_against_the_bot(players: Make, variant: str) -> None:
     states = [m.get("state") or m for m in ws.seen if m.get("type") in ("state", "event")]
     games = [s["match"]["game"] for s in states if s.get("match")]
     assert games
+    for g in games:
+        # views._board: pip counts (a checker to enter counts 25) and a Position ID
+        # with the variant's suffix for pins or checkers to enter
+        if g["phase"] == "over":
+            continue  # the final board comes seen from the loser (see main.js sentBoard)
+        for seat in (0, 1):
+            wait = g["waiting"][seat] if g["waiting"] else 0
+            pips = sum(i * n for i, n in enumerate(g["board"][seat])) + 25 * wait
+            assert g["pips"][seat] == pips, (seat, g)
+        assert isinstance(g["position_id"], str) and len(g["position_id"]) >= 14
+        if g["waiting"] and any(g["waiting"]):
+            assert ":w" in g["position_id"]
+        if g["pinned"] and any(g["pinned"]):
+            assert ":p" in g["position_id"]
     kinds = [
         e["kind"] for m in ws.seen if m.get("type") == "event" for e in m["data"].get("events", [])
     ]
