@@ -747,7 +747,7 @@ class TableActor:
         if (
             cache.version == state.version
             and cache.moves is not None
-            and any(m["move"] == text for m in cache.moves["moves"])
+            and any(m["move"] == text for m in cache.moves["moves"] or ())
         ):
             return Play(seat, text)  # already one of the canonical texts
         move = g.position.parse_move(text, g.dice)

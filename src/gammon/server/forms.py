@@ -7,6 +7,19 @@
 Traceback (most recent call last):
 ...
 gammon.server.protocol.ServerError: beaver is a money-play option; it is refused in a 7-point match
+
+Without ``cube`` the variant decides: the cubeless variants (tavla, the Greek games, long
+nardy, jacquet, acey-deucey) get ``cube=false``.  A form cannot play one with a cube: its
+cube options are left out.
+
+>>> table_request({"variant": "fevga"}, form=False).options.cube
+False
+>>> table_request({"variant": "tavla", "cube": "on", "crawford": "on"}, form=True).options.cube
+False
+>>> table_request({"variant": "plakoto", "cube": True}, form=False)
+Traceback (most recent call last):
+...
+gammon.server.protocol.ServerError: the plakoto variant is played without a cube
 """
 
 from __future__ import annotations
@@ -18,6 +31,7 @@ from gammon.errors import InvalidOptionsError
 from gammon.match import ClockSettings, TableOptions
 from gammon.server.hub import TableRequest
 from gammon.server.protocol import ServerError
+from gammon.variants import VARIANTS
 
 __all__ = ["BOOLEAN_OPTIONS", "table_request"]
 
@@ -95,6 +109,17 @@ def table_request(data: Mapping[str, Any], *, form: bool) -> TableRequest:
     limit = data.get("cube_limit")
     if limit not in (None, "", "none"):
         values["cube_limit"] = _integer(limit, "cube_limit")
+    variant = VARIANTS.get(values.get("variant", "standard"))
+    if variant is not None and not variant.cube:
+        if form:
+            # the lobby's script disables the cube options for such a variant; without
+            # it they may still come ticked: they do not apply
+            for name in ("cube", "beaver", "raccoon"):
+                values[name] = False
+            values.pop("cube_limit", None)
+            values.pop("automatic_doubles", None)
+        elif "cube" not in data:
+            values["cube"] = False  # the variant's own setting
     try:
         return _finish(data, values, form=form)
     except InvalidOptionsError as exc:

@@ -163,8 +163,8 @@ def _text(name: str, longest: int) -> Callable[[Any], Any]:
 
 
 def _played(value: Any) -> Any:
-    if not isinstance(value, list) or len(value) > 4:
-        raise _bad("played must be a list of at most 4 steps [from, to, die]")
+    if not isinstance(value, list) or len(value) > 6:
+        raise _bad("played must be a list of at most 6 steps [from, to, die]")
     steps = []
     for step in value:
         if (

@@ -8,14 +8,21 @@ hold it until the ``end`` entry reveals it.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
+from gammon.geometry import VariantPosition
 from gammon.match import MatchState, TableOptions, allowed_actions, to_act
 from gammon.match.dice import DICE_SCHEME
 from gammon.position import Position
 from gammon.server.table import TableState, clock_deadline
+from gammon.variants import get_variant
 
-__all__ = ["entry_view", "moves_payload", "state_view", "table_summary"]
+__all__ = ["MOVES_LIMIT", "entry_view", "moves_payload", "state_view", "table_summary"]
+
+#: Above this many legal moves (an acey-deucey 1-2 followed by a double of the player's
+#: choice gives thousands, megabytes of JSON) ``moves`` is sent as null with
+#: ``moves_omitted: true``: the client plays by ``step_options`` and ``steps``.
+MOVES_LIMIT: Final = 1000
 
 
 def _board(match: MatchState) -> tuple[list[list[int]], list[int], str]:
@@ -31,6 +38,37 @@ def _board(match: MatchState) -> tuple[list[list[int]], list[int], str]:
     return own, pips, pos.position_id()
 
 
+def _pins_and_waiting(match: MatchState) -> tuple[list[list[int]] | None, list[int] | None]:
+    """Plakoto's pinned checkers (the points, per seat, in that seat's own numbering) and
+    acey-deucey's checkers still to enter (per seat); ``None`` for a backgammon position."""
+    g = match.game
+    pos = g.position
+    if not isinstance(pos, VariantPosition):
+        return None, None
+    turn = g.turn if g.turn is not None else 0
+    pinned = [[p for p in range(1, 25) if mask >> p & 1] for mask in pos.pinned]
+    waiting = list(pos.waiting)
+    if turn == 1:
+        pinned.reverse()
+        waiting.reverse()
+    return pinned, waiting
+
+
+@lru_cache(maxsize=64)
+def variant_view(name: str) -> dict[str, Any]:
+    """``Variant.describe()`` plus the point mapping as a list (shared: only serialised).
+
+    ``other_point[p]`` (p = 1..24; index 0 and 25 unused, 0) is the other seat's number
+    for a seat's point ``p``; ``mat``: whether a ``.mat`` file (and SGF) can describe the
+    variant (the backgammon board: not pins, same-direction games or entering from off).
+    """
+    v = get_variant(name)
+    return v.describe() | {
+        "other_point": [0] + [v.other_point(p) for p in range(1, 25)] + [0],
+        "mat": v.standard_geometry,
+    }
+
+
 @lru_cache(maxsize=256)
 def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
     """The legal moves and the first click-to-move steps for the player to move.
@@ -41,8 +79,11 @@ def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
     """
     moves = position.legal_moves(dice)
     options = position.step_options(dice)
+    omitted = len(moves) > MOVES_LIMIT
     return {
-        "moves": [
+        "moves": None
+        if omitted
+        else [
             {
                 "move": str(m),
                 "position_id": m.position_after().position_id(),
@@ -50,6 +91,7 @@ def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
             }
             for m in moves
         ],
+        "moves_omitted": omitted,
         "forced": len(moves) == 1,
         "step_options": {
             "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in options.steps],
@@ -62,6 +104,7 @@ def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
 def _match_view(state: TableState, match: MatchState) -> dict[str, Any]:
     g = match.game
     board, pips, position_id = _board(match)
+    pinned, waiting = _pins_and_waiting(match)
     opts = match.options
     return {
         "match_id": state.id,
@@ -86,11 +129,14 @@ def _match_view(state: TableState, match: MatchState) -> dict[str, Any]:
             "doubled_by": g.doubler if g.phase in ("doubled", "beavered", "raccooned") else None,
             "rejected": list(g.rejected),
             "board": board,
+            "pinned": pinned,
+            "waiting": waiting,
             "position_id": position_id,
             "pips": pips,
         },
         "to_act": list(to_act(match)),
         "moves": None,
+        "moves_omitted": False,
         "forced": False,
         "step_options": None,
         "games": [
@@ -163,6 +209,7 @@ def state_view(
             "status": state.status,
             "private": state.private,
             "options": _options(state.options),
+            "variant": variant_view(state.options.variant),
             "seats": seats,
             "created_by": state.created_by,
             "result": state.result,

@@ -342,6 +342,7 @@ async def lobby(
             "open_tables": tables["open"],
             "live_tables": tables["live"],
             "variants": sorted(VARIANTS),
+            "cubeless": [name for name, v in VARIANTS.items() if not v.cube],
             "cube_limits": CUBE_LIMITS,
             "bot_levels": BOT_LEVELS,
             "bots": bots_available(),
@@ -649,8 +650,12 @@ async def match_page(request: Request) -> Response:
             "table": table_summary(state),
             "state": state,
             "rolls": rolls,
-            "mat": mat_available() and state.match is not None,
-            "analysis": analysis_available() and state.status == "finished",
+            "mat": mat_available()
+            and state.match is not None
+            and VARIANTS[state.options.variant].standard_geometry,
+            "analysis": analysis_available()
+            and state.status == "finished"
+            and VARIANTS[state.options.variant].standard_geometry,
             "started": state.match is not None,
             "created": _time(state.created_at),
         },
@@ -700,6 +705,11 @@ async def _analysis(request: Request) -> tuple[TableActor, str, dict[str, Any]]:
         raise ServerError("not_started", "the match has not started")
     if state.status != "finished":
         raise ServerError("not_finished", "a match is analysed once it is finished")
+    if not VARIANTS[state.options.variant].standard_geometry:
+        raise ServerError(
+            "not_available",
+            f"the analysis knows only the backgammon board, not {state.options.variant}",
+        )
     ctx = _ctx(request)
     found = ctx.analysis.cached(table_id, level)
     if found is None:

@@ -36,4 +36,34 @@ function start() {
   window.gammonLobbyRefresh = refresh; // for the browser tests
 }
 
+// The create-table form: a variant played without a cube (tavla, the Greek games, long
+// nardy, jacquet, acey-deucey) disables the cube options (a disabled field is not sent).
+function cubeOptions() {
+  const form = document.getElementById("create-table");
+  const box = document.getElementById("cube-options");
+  if (!form || !box || !form.elements.variant) return;
+  const select = form.elements.variant;
+  const update = () => {
+    const option = select.options[select.selectedIndex];
+    const cubeless = Boolean(option && option.hasAttribute("data-cubeless"));
+    if (cubeless === box.disabled) return;
+    box.disabled = cubeless;
+    // shown unticked while they do not apply; ticked again as they were when they do
+    for (const input of box.querySelectorAll("input[type=checkbox]")) {
+      if (cubeless) {
+        input.dataset.was = input.checked ? "1" : "";
+        input.checked = false;
+      } else if (input.dataset.was !== undefined) {
+        input.checked = input.dataset.was === "1";
+      }
+    }
+  };
+  select.addEventListener("change", update);
+  if (box.disabled) {
+    box.disabled = false; // sent disabled by the server: untick as on a change
+    update();
+  }
+}
+
 start();
+cubeOptions();

@@ -2,8 +2,11 @@
 // no rules (the server sends the legal steps).
 //
 // Points are given in the numbering of the seat at the bottom (the viewer): its home board is
-// bottom right (points 1..6), it moves 24 -> 1; the seat at the top has its point q drawn at
-// the viewer's 25 - q. Index 0 of a board is "borne off", 25 the bar, as in the protocol.
+// bottom right (points 1..6), it moves 24 -> 1. The seat at the top has its point q drawn at
+// the viewer's other[q] (the variant's mapping, `variant.other_point` in the state): 25 - q
+// when the two sides go round in opposite directions (backgammon), q - 12 / q + 12 when they
+// go the same way (fevga, long nardy, jacquet). Index 0 of a board is "borne off", 25 the bar,
+// as in the protocol.
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -25,6 +28,9 @@ const RIGHT_END = RIGHT_Q + 6 * P; // 840
 const TRAY_X = 852;
 const TRAY_W = 76;
 const CUBE_X = 30;
+
+// 25 - q: the opposite-direction mapping, when the model brings none
+export const OPPOSITE = Array.from({ length: 26 }, (_, q) => (q >= 1 && q <= 24 ? 25 - q : 0));
 
 function svg(tag, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, tag);
@@ -132,7 +138,10 @@ export class BoardView {
     this.root.setAttribute("aria-label", text);
   }
 
-  // model: {bottom, board: [seat0[26], seat1[26]], dice: {seat, values, used} | null,
+  // model: {bottom, board: [seat0[26], seat1[26]], other: [26] (the variant's point mapping),
+  //   pinned: [seat0 points, seat1 points] | null (plakoto: each seat's pinned checkers, own
+  //   numbering), waiting: [n0, n1] | null (acey-deucey: checkers still to enter),
+  //   labels: {waiting, pinned}, dice: {seat, values, used} | null,
   //   cube: {enabled, disabled, disabledText, value, owner, offer: {value, by} | null},
   //   sources: Set, dests: Set,
   //   selected: point | null, interactive: bool}
@@ -145,6 +154,7 @@ export class BoardView {
     this.drawTrays(layer, model);
     this.drawCube(layer, model);
     this.drawDice(layer, model);
+    this.stacksCache = this.stacks(model);
     this.drawTargets(layer, model);
     this.layer.replaceWith(layer);
     this.layer = layer;
@@ -178,20 +188,60 @@ export class BoardView {
     }
   }
 
-  drawCheckers(g, model) {
-    const bottom = model.bottom;
+  // The viewer's point where `seat` has its point q.
+  viewPoint(model, seat, q) {
+    if (seat === model.bottom) return q;
+    return (model.other || OPPOSITE)[q];
+  }
+
+  // Each point's stack from the rim up: [{seat, pinned}]. A pinned checker (plakoto) lies at
+  // the rim, under the checkers of the seat that pins it.
+  stacks(model) {
+    const out = Array.from({ length: 25 }, () => []);
     for (const seat of [0, 1]) {
       const counts = model.board[seat];
-      const own = seat === bottom;
+      const pins = new Set((model.pinned && model.pinned[seat]) || []);
       for (let q = 1; q <= 24; q++) {
         const n = counts[q];
         if (!n) continue;
-        const p = own ? q : 25 - q;
-        const x = pointX(p);
-        const ys = stackCentres(n, isTop(p));
-        const movable = own && model.interactive && model.sources && model.sources.has(p);
-        ys.forEach((y, i) => this.checker(g, x, y, seat, i === n - 1 && n > 5 ? n : null, movable && i === n - 1));
+        const p = this.viewPoint(model, seat, q);
+        const pinned = pins.has(q);
+        for (let i = 0; i < n; i++) {
+          const entry = { seat, pinned: pinned && i === 0 };
+          if (entry.pinned) out[p].unshift(entry);
+          else out[p].push(entry);
+        }
       }
+    }
+    return out;
+  }
+
+  drawCheckers(g, model) {
+    const bottom = model.bottom;
+    const stacks = this.stacks(model);
+    for (let p = 1; p <= 24; p++) {
+      const stack = stacks[p];
+      const n = stack.length;
+      if (!n) continue;
+      const x = pointX(p);
+      const ys = stackCentres(n, isTop(p));
+      const topSeat = stack[n - 1].seat;
+      const movable = topSeat === bottom && model.interactive && model.sources && model.sources.has(p);
+      const topCount = stack.filter((e) => e.seat === topSeat).length;
+      ys.forEach((y, i) => {
+        const e = stack[i];
+        const c = this.checker(g, x, y, e.seat, i === n - 1 && n > 5 ? topCount : null, movable && i === n - 1);
+        c.setAttribute("data-at", p);
+        if (e.pinned) {
+          c.classList.add("pinned");
+          c.setAttribute("data-pinned", "true");
+          svg("title", {}, c).textContent = (model.labels && model.labels.pinned) || "pinned";
+        }
+      });
+    }
+    for (const seat of [0, 1]) {
+      const counts = model.board[seat];
+      const own = seat === bottom;
       const onBar = counts[25];
       if (onBar) {
         const ys = barCentres(onBar, own);
@@ -212,6 +262,7 @@ export class BoardView {
       const text = svg("text", { x, y: y + 1, "text-anchor": "middle", "dominant-baseline": "central", class: "count" }, c);
       text.textContent = String(label);
     }
+    return c;
   }
 
   drawTrays(g, model) {
@@ -232,7 +283,43 @@ export class BoardView {
         }, g);
         text.textContent = String(n);
       }
+      this.drawWaiting(g, model, seat);
     }
+  }
+
+  // Acey-deucey: the checkers a seat has still to enter, in its tray (a seat bears off only
+  // once all of them are in, so the tray holds one kind or the other).
+  drawWaiting(g, model, seat) {
+    const n = model.waiting ? model.waiting[seat] : 0;
+    if (!n) return;
+    const own = seat === model.bottom;
+    const group = svg("g", { class: `waiting s${seat}`, "data-waiting": n, "data-seat": seat }, g);
+    const r = 11;
+    const space = MID - TOP - 60;
+    const step = Math.min(2 * r + 2, (space - 2 * r) / Math.max(1, Math.ceil(n / 2) - 1 || 1));
+    for (let i = 0; i < n; i++) {
+      const col = i % 2;
+      const row = Math.floor(i / 2);
+      const cx = TRAY_X + TRAY_W / 2 + (col ? r + 2 : -(r + 2));
+      const cy = own ? BOTTOM - 6 - r - row * step : TOP + 6 + r + row * step;
+      const c = svg("g", { class: `checker small s${seat}` }, group);
+      svg("circle", { cx, cy, r }, c);
+    }
+    const label = svg("text", {
+      x: TRAY_X + TRAY_W / 2,
+      y: own ? MID + 30 : MID - 22,
+      "text-anchor": "middle",
+      class: "tray-count waiting-count",
+    }, group);
+    label.textContent = String(n);
+    const caption = svg("text", {
+      x: TRAY_X + TRAY_W / 2,
+      y: own ? MID + 46 : MID - 38,
+      "text-anchor": "middle",
+      class: "tray-label",
+    }, group);
+    caption.textContent = (model.labels && model.labels.waiting) || "to enter";
+    svg("title", {}, group).textContent = `${n} ${caption.textContent}`;
   }
 
   drawCube(g, model) {
@@ -262,7 +349,7 @@ export class BoardView {
     const right = dice.seat === model.bottom;
     const cx = right ? (RIGHT_Q + RIGHT_END) / 2 : (LEFT_Q + BAR_X) / 2;
     const n = dice.values.length;
-    const size = n > 2 ? 42 : 48;
+    const size = n > 4 ? 36 : n > 2 ? 42 : 48;
     const gap = size + 10;
     dice.values.forEach((v, i) => {
       const x = cx + (i - (n - 1) / 2) * gap;
@@ -296,7 +383,7 @@ export class BoardView {
           my = BOTTOM - 40;
         } else {
           mx = pointX(point);
-          const n = model.board[model.bottom][point] + 1;
+          const n = (this.stacksCache ? this.stacksCache[point].length : model.board[model.bottom][point]) + 1;
           const ys = stackCentres(Math.max(n, 1), isTop(point));
           my = ys[ys.length - 1];
         }
@@ -308,7 +395,9 @@ export class BoardView {
       add(p, pointX(p) - P / 2, top ? TOP : BOTTOM - AREA, P, AREA);
     }
     add(25, BAR_X, MID, BAR_W, BOTTOM - MID);
-    add(0, TRAY_X, MID + 10, TRAY_W, BOTTOM - MID - 10);
+    // while checkers wait to enter (acey-deucey) the own tray is where they enter from
+    const entering = model.waiting && model.waiting[model.bottom] > 0;
+    add(entering ? 25 : 0, TRAY_X, MID + 10, TRAY_W, BOTTOM - MID - 10);
   }
 
   // --- pointer input: a tap selects; a drag from a source to a destination plays a step ---

@@ -422,6 +422,9 @@ class GamePage {
         case "dropped":
           if (e.player !== this.mySeat) this.toast(t("toast.dropped", { name }));
           break;
+        case "roll_again":
+          this.toast(t("toast.roll_again", { name }));
+          break;
         case "resign_rejected":
           if (e.player !== this.mySeat) this.toast(t("toast.resign_rejected", { name }));
           break;
@@ -528,7 +531,8 @@ class GamePage {
   canMove() {
     const m = this.match;
     return Boolean(
-      m && m.game && m.game.phase === "moving" && Array.isArray(m.moves) && m.moves.length && this.allowed("move") &&
+      m && m.game && m.game.phase === "moving" && ((Array.isArray(m.moves) && m.moves.length) || m.moves_omitted) &&
+        this.allowed("move") &&
         !this.busy && this.connStatus === "online",
     );
   }
@@ -716,37 +720,62 @@ class GamePage {
 
   // The board as sent, with one repair: when a match ends on a bear-off, the engine's final
   // position is seen from the loser while `turn` still names the winner, so the two seats'
-  // boards (and pips) come swapped. A winner must have nothing left on the board.
+  // boards (and pips, pins, checkers to enter) come swapped. A winner must have nothing left
+  // on the board.
   sentBoard() {
     const m = this.match;
     const g = m.game;
     const board = [g.board[0].slice(), g.board[1].slice()];
     const pips = g.pips ? g.pips.slice() : [0, 0];
+    const pinned = g.pinned ? [g.pinned[0].slice(), g.pinned[1].slice()] : [[], []];
+    const waiting = g.waiting ? g.waiting.slice() : [0, 0];
     const w = m.winner;
     if (g.phase === "over" && (w === 0 || w === 1)) {
       const left = (b) => b.slice(1).some((n) => n > 0);
       if (left(board[w]) && !left(board[1 - w])) {
         board.reverse();
         pips.reverse();
+        pinned.reverse();
+        waiting.reverse();
       }
     }
-    return { board, pips };
+    return { board, pips, pinned, waiting };
   }
 
-  // the board with the steps played so far applied (display only)
-  displayBoard() {
-    const { board } = this.sentBoard();
+  // The variant's point mapping: other[q] is the other seat's number of a seat's point q.
+  otherPoint() {
+    const v = this.state && this.state.table && this.state.table.variant;
+    if (v && Array.isArray(v.other_point) && v.other_point.length === 26) return v.other_point;
+    return Array.from({ length: 26 }, (_, q) => (q >= 1 && q <= 24 ? 25 - q : 0));
+  }
+
+  // the board with the steps played so far applied (display only): {board, pinned, waiting}
+  displayState() {
+    const sent = this.sentBoard();
+    const { board, pinned, waiting } = sent;
     const me = this.mySeat;
-    if (me === null) return board;
+    if (me === null || !this.played.length) return sent;
+    const other = this.otherPoint();
+    const v = this.state.table.variant || {};
+    const pins = (v.geometry && v.geometry.landing) === "pin";
     for (const [from, to, , hit] of this.played) {
-      board[me][from] -= 1;
+      if (from === 25 && !board[me][25] && waiting[me] > 0) waiting[me] -= 1;
+      else board[me][from] -= 1;
       board[me][to] += 1;
+      if (pins && from >= 1 && from <= 24 && !board[me][from]) {
+        // the checker it pinned, if any, is free again
+        pinned[1 - me] = pinned[1 - me].filter((q) => q !== other[from]);
+      }
       if (hit && to >= 1 && to <= 24) {
-        board[1 - me][25 - to] -= 1;
-        board[1 - me][25] += 1;
+        if (pins) {
+          pinned[1 - me].push(other[to]);
+        } else {
+          board[1 - me][other[to]] -= 1;
+          board[1 - me][25] += 1;
+        }
       }
     }
-    return board;
+    return { board, pinned, waiting, pips: sent.pips };
   }
 
   // ------------------------------------------------------------------ rendering
@@ -841,8 +870,8 @@ class GamePage {
     const m = this.match;
     if (!m || !m.game) return 0;
     if (!this.played.length) return this.sentBoard().pips[seat];
-    const board = this.displayBoard();
-    let sum = 0;
+    const { board, waiting } = this.displayState();
+    let sum = 25 * (waiting[seat] || 0);
     for (let i = 1; i <= 25; i++) sum += i * board[seat][i];
     return sum;
   }
@@ -891,14 +920,21 @@ class GamePage {
       const used = values.map(() => false);
       for (const [, , die] of this.played) {
         const i = values.findIndex((v, j) => v === die && !used[j]);
-        if (i >= 0) used[i] = true;
+        if (i >= 0) {
+          used[i] = true;
+        } else {
+          // acey-deucey: after the 1 and the 2, the double the player chose by its first step
+          values.push(die, die, die, die);
+          used.push(true, false, false, false);
+        }
       }
       dice = { seat: g.turn, values, used };
     }
     const options = (this.state.table && this.state.table.options) || {};
+    const variant = (this.state.table && this.state.table.variant) || {};
     const noDouble = Boolean(m.crawford || g.crawford || g.last_roll);
     const cube = {
-      enabled: options.cube !== false,
+      enabled: options.cube !== false && variant.cube !== false,
       disabled: noDouble,
       disabledText: noDouble ? t(g.last_roll && !(m.crawford || g.crawford) ? "cube.last_roll" : "cube.crawford") : "",
       value: g.cube.value,
@@ -910,9 +946,14 @@ class GamePage {
       const by = g.phase === "doubled" ? g.doubled_by ?? g.turn : g.phase === "beavered" ? g.cube.owner : g.doubled_by ?? g.turn;
       cube.offer = { value, by };
     }
+    const shown = this.displayState();
     this.board.render({
       bottom,
-      board: this.displayBoard(),
+      board: shown.board,
+      pinned: shown.pinned,
+      waiting: shown.waiting,
+      other: this.otherPoint(),
+      labels: { waiting: t("board.waiting"), pinned: t("board.pinned") },
       dice,
       cube,
       sources,
@@ -1257,10 +1298,14 @@ class GamePage {
 
   matchLinks() {
     const id = encodeURIComponent(this.matchId());
+    const variant = this.state && this.state.table && this.state.table.variant;
     return h("ul", { class: "links", "data-testid": "match-links" },
       h("li", {}, h("a", { href: `/matches/${id}`, "data-link": "record" }, t("over.record"))),
       h("li", {}, h("a", { href: `/matches/${id}/log`, "data-link": "log" }, t("over.log"))),
-      h("li", {}, h("a", { href: `/matches/${id}/mat`, "data-link": "mat" }, t("over.mat"))),
+      // a .mat file knows only the backgammon board (not plakoto, fevga, acey-deucey...)
+      variant && variant.mat === false
+        ? null
+        : h("li", {}, h("a", { href: `/matches/${id}/mat`, "data-link": "mat" }, t("over.mat"))),
       h("li", {}, h("a", { href: `/matches/${id}/verify`, "data-link": "verify" }, t("over.verify"))),
     );
   }
