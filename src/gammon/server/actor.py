@@ -42,6 +42,7 @@ from gammon.match import (
     to_act,
 )
 from gammon.match.dice import CLIENT_SEED_MAX_LENGTH, VerifiableDice, commit
+from gammon.position import Position
 from gammon.server.auth import now_ms
 from gammon.server.connection import Connection, dumps
 from gammon.server.protocol import (
@@ -370,7 +371,10 @@ class TableActor:
         old = self.state
         assert old is not None
         at = self._now()
-        new, events = reduce(old, kind, data, at)
+        if _off_the_board(old):  # legal moves can take a while: keep the loop free
+            new, events = await asyncio.to_thread(reduce, old, kind, data, at)
+        else:
+            new, events = reduce(old, kind, data, at)
         change = self._update(old, new, kind, data, at)
         if server_seed is not None:
             change = TableUpdate(
@@ -387,6 +391,10 @@ class TableActor:
         )
         if server_seed is not None:
             self._set_seed(server_seed)
+        g = new.match.game if new.match is not None else None
+        if g is not None and g.phase == "moving" and g.dice is not None and _off_the_board(new):
+            # the state to the mover needs the moves: work them out off the loop (cached)
+            await asyncio.to_thread(moves_payload, g.position, (g.dice.d1, g.dice.d2))
         return self._applied(new, Record(new.version, kind, data, at, tuple(events)), publish=True)
 
     def _applied(self, new: TableState, record: Record, *, publish: bool) -> Record:
@@ -728,7 +736,10 @@ class TableActor:
             # engine then refuses reveals nothing (the refusal names no dice)
             action = Roll(seat, self._next_dice(state))
         elif kind == "move":
-            action = self._canonical_move(seat, fields["move"])
+            if _off_the_board(state):
+                action = await asyncio.to_thread(self._canonical_move, seat, fields["move"])
+            else:
+                action = self._canonical_move(seat, fields["move"])
         elif kind == "resign":
             action = Resign(seat, fields["level"])
         else:
@@ -1147,3 +1158,10 @@ def _safe_action(state: TableState, seat: int, dice: Dice) -> Action:
     if "double" in names:
         return Double(seat)
     return Abandon(seat)
+
+
+def _off_the_board(state: TableState) -> bool:
+    """Whether the table plays a variant off the backgammon board (``gammon.geometry``),
+    whose legal moves can number thousands (an acey-deucey 1-2)."""
+    match = state.match
+    return match is not None and type(match.game.position) is not Position
