@@ -350,7 +350,7 @@ class TableActor:
                 if who is not None and who.kind != "bot" and who.user_id is not None:
                     ledger.append((who.user_id, entry.amount, "game", entry.game))
         holds: list[tuple[int, int, int | None]] = []
-        for seat in (0, 0 + 1):
+        for seat in (0, 1):
             change = new.escrow[seat] - old.escrow[seat]
             who = new.seats[seat] or old.seats[seat]
             if change and who is not None and who.user_id is not None:
@@ -722,6 +722,7 @@ class TableActor:
         if state.status != "playing" or match is None:
             raise ServerError("not_started", "the match has not started")
         kind = message.type
+        # tables started before escrow (journals whose start gave the engine balances)
         if kind in ("take", "beaver", "raccoon") and match.balances is not None:
             need = match.options.required_balance()
             if match.balances[seat] < need and seat in to_act(match):
