@@ -22,6 +22,18 @@ from e2e.kit import WAIT_MS, Browse, GammonServer, Watch, chromium_path, playwri
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
+#: A browser test that fails is run once more (pytest-rerunfailures; the rerun is reported
+#: as R in the summary).  On a loaded two-core CI machine a real server, bot and Chromium
+#: occasionally miss a click or a timeout; a bug fails both runs.
+RERUNS = 1
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every browser test its one retry."""
+    for item in items:
+        if item.get_closest_marker("e2e") is not None:
+            item.add_marker(pytest.mark.flaky(reruns=RERUNS, reruns_delay=1))
+
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
