@@ -425,7 +425,8 @@ class TableActor:
 
     # ------------------------------------------------------------------ sending
 
-    def _online(self) -> tuple[bool, bool]:
+    def online(self) -> tuple[bool, bool]:
+        """Whether each seat's player has this table open here (a bot always has)."""
         assert self.state is not None
         result = []
         for seat in self.state.seats:
@@ -485,7 +486,7 @@ class TableActor:
                 state,
                 seat,
                 signed_in=signed_in,
-                online=self._online(),
+                online=self.online(),
                 moves=moves,
                 spectators=self._spectators(),
                 chat=chat,
@@ -558,7 +559,7 @@ class TableActor:
             {
                 "type": "presence",
                 "version": self.state.version,
-                "online": list(self._online()),
+                "online": list(self.online()),
                 "spectators": {"count": count, "names": list(names)},
             }
         )
@@ -589,7 +590,7 @@ class TableActor:
         if conn.closing:
             return
         seat = state.seat_of(conn.user_id)
-        was_online, was_watching = self._online(), self._spectators()
+        was_online, was_watching = self.online(), self._spectators()
         self.conns.add(conn)
         conn.joined = True
         conn.send_json(
@@ -614,7 +615,7 @@ class TableActor:
             missed = self.records[last:]
             for i, record in enumerate(missed):
                 conn.send(self._event_text(record, conn, with_state=i == len(missed) - 1))
-        if self._online() != was_online or self._spectators() != was_watching:
+        if self.online() != was_online or self._spectators() != was_watching:
             self._presence_changed()
         if join.client_seed is not None:
             try:
@@ -626,11 +627,11 @@ class TableActor:
     def _on_part(self, conn: Connection) -> None:
         if conn not in self.conns:
             return
-        was_online, was_watching = self._online(), self._spectators()
+        was_online, was_watching = self.online(), self._spectators()
         self.conns.discard(conn)
         conn.joined = False
         if self.state is not None and (
-            self._online() != was_online or self._spectators() != was_watching
+            self.online() != was_online or self._spectators() != was_watching
         ):
             self._presence_changed()
         if self.idle:

@@ -273,11 +273,10 @@ def _live(ctx: Context, row: TableRow) -> dict[str, Any] | None:
     if match is not None:
         listing["score"] = list(match.score)
         listing["game"] = match.game.number
-    kinds = [seat.kind if seat is not None else None for seat in state.seats]
-    if "bot" in kinds:
-        humans = [seat for seat in state.seats if seat is not None and seat.kind != "bot"]
-        if humans and not any(c.joined and c.user_id == humans[0].user_id for c in actor.conns):
-            return None
+    if any(seat is not None and seat.kind == "bot" for seat in state.seats) and not all(
+        actor.online()
+    ):
+        return None  # the person left the bot alone
     return listing
 
 
