@@ -153,7 +153,7 @@ def cmd_verify_dice(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    from gammon.match.matfile import convert_file
+    from gammon.match.formats import convert_file
 
     try:
         print(convert_file(args.source, args.target))

@@ -497,7 +497,7 @@ def test_cli_reads_mat_without_suffix(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_cli_reads_sgf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from gammon.match.sgf import match_to_sgf
+    from gammon.match.formats import match_to_sgf
 
     sgf = tmp_path / "match.sgf"
     sgf.write_text(match_to_sgf(load_record(DATA / "tiny.mat")), encoding="utf-8")

@@ -34,7 +34,7 @@ from gammon.bots.analysis import (
 )
 from gammon.bots.bot import LEVELS
 from gammon.errors import GammonError
-from gammon.match.matfile import mat_to_record
+from gammon.match.formats import mat_to_record, sgf_to_record
 from gammon.match.record import MatchRecord, read_log
 
 __all__ = ["add_arguments", "format_report", "load_record", "run"]
@@ -107,8 +107,6 @@ def load_record(path: str | Path) -> MatchRecord:
     if suffix in _LOG_SUFFIXES:
         return read_log(text)
     if suffix == ".sgf" or text.lstrip().startswith("(;"):
-        from gammon.match.sgf import sgf_to_record
-
         return sgf_to_record(text)
     if suffix in _MAT_SUFFIXES or not text.lstrip().startswith("{"):
         return mat_to_record(text)

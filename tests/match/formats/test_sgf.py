@@ -29,7 +29,7 @@ from gammon.match import (
     replay,
 )
 from gammon.match.actions import Action
-from gammon.match.sgf import match_to_sgf, sgf_games, sgf_to_record
+from gammon.match.formats import match_to_sgf, sgf_games, sgf_to_record
 
 
 def plays(record: MatchRecord) -> tuple[object, ...]:
@@ -127,7 +127,7 @@ def test_letters_bar_off_and_dances() -> None:
     assert colour == "B" and value[:2] == "61"
     assert sorted([value[2:4], value[4:6]]) == ["ab", "lr"]  # 24/23: a b, 13/7: l r
     # the letter rules on their own
-    from gammon.match.sgf import _letter, _point
+    from gammon.match.formats.sgf import _letter, _point
 
     assert [_letter(0, p) for p in (8, 5, 6, 5)] == list("hefe")
     assert _letter(1, 25) + _letter(1, 18) == "yg"

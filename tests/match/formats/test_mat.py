@@ -35,9 +35,9 @@ from gammon.match import (
     write_log,
 )
 from gammon.match.actions import Action
-from gammon.match.matfile import convert_file, mat_to_record, match_to_mat
+from gammon.match.formats import convert_file, mat_to_record, match_to_mat
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 SAMPLES = sorted((DATA / "mat").glob("*.mat"))
 
 # --------------------------------------------------------------------------- comparing records
