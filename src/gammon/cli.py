@@ -164,7 +164,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     try:
-        from gammon.bots.analysis_cli import run
+        from gammon.bots.analysis.cli import run
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise GammonError(
             f"gammon analyse needs the bot extra (pip install 'gammon[bot]'): {exc}"
@@ -346,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     try:
-        from gammon.bots.analysis_cli import add_arguments as add_analysis_arguments
+        from gammon.bots.analysis.cli import add_arguments as add_analysis_arguments
     except ImportError:  # pragma: no cover - without the bot extra
         p.add_argument("file")
     else:

@@ -20,7 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from gammon.bots.analysis import (
+from gammon.bots.analysis.analyzer import analyse_match
+from gammon.bots.analysis.model import (
     BLUNDER,
     CLOSE_CUBE,
     DOUBTFUL,
@@ -30,7 +31,6 @@ from gammon.bots.analysis import (
     MatchAnalysis,
     PlayerStats,
     Progress,
-    analyse_match,
 )
 from gammon.bots.bot import LEVELS
 from gammon.errors import GammonError
