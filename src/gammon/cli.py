@@ -117,7 +117,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_verify_dice(args: argparse.Namespace) -> int:
     from gammon.match.actions import Roll
-    from gammon.match.dice import DICE_SCHEME, verify_rolls
+    from gammon.match.fairdice import DICE_SCHEME, verify_rolls
     from gammon.match.record import read_log
 
     try:
