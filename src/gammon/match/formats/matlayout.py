@@ -68,17 +68,21 @@ _WORDS: Final = {
     "refuses": "drop",
 }
 _COUNTRY: Final = re.compile(r"^(?P<name>.*?)\s*\((?P<code>[A-Z]{2,3})\)$")
+#: eXtreme Gammon's ``; [Variation "..."]`` tag of each variant a ``.mat`` file can hold ...
 VARIANT_TAGS: Final = {
     "standard": "Backgammon",
     "nackgammon": "NackGammon",
     "hypergammon": "HyperGammon",
     "caucasian": "Caucasian",
 }
+#: ... and the variant of each tag, in lower case.
 FROM_TAG: Final = {tag.lower(): name for name, tag in VARIANT_TAGS.items()}
 
 
 @dataclass(frozen=True, slots=True)
 class MatCell:
+    """One entry of a move row: ``dice`` and the move ``text``, or a cube ``word`` and ``value``."""
+
     line: int
     column: int
     raw: str
@@ -90,6 +94,8 @@ class MatCell:
 
 @dataclass(frozen=True, slots=True)
 class MatRow:
+    """A numbered move row: its left (player 0) and right (player 1) cells."""
+
     line: int
     number: int
     cells: tuple[MatCell | None, MatCell | None]
@@ -97,6 +103,8 @@ class MatRow:
 
 @dataclass(frozen=True, slots=True)
 class MatWins:
+    """A ``Wins N point(s) [and the match]`` result, and the column (seat) it stands in."""
+
     line: int
     points: int
     and_match: bool
@@ -106,6 +114,8 @@ class MatWins:
 
 @dataclass(slots=True)
 class MatGame:
+    """One ``Game N`` section: names and score line, where its right column starts, rows, result."""
+
     line: int
     number: int
     score: tuple[int, int] | None = None
@@ -117,6 +127,8 @@ class MatGame:
 
 @dataclass(slots=True)
 class MatFile:
+    """A parsed file: match length (0 money, None unsaid), XG tags, games, country codes by seat."""
+
     length: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
     games: list[MatGame] = field(default_factory=list)
@@ -185,6 +197,7 @@ def _cells(
 
 
 def parse_mat(text: str) -> MatFile:
+    """The layout of a ``.mat`` file; raises :class:`InvalidNotationError` naming a line it cannot read."""
     parsed = MatFile()
     game: MatGame | None = None
     lines = text.removeprefix("\ufeff").splitlines()
