@@ -517,9 +517,7 @@ def _double(state: MatchState, action: Action, events: list[Event]) -> MatchStat
         raise _refuse(state, action, why)
     g = state.game
     events.append(Event("doubled", action.player, {"cube": g.cube.value * 2}))
-    return replace(
-        state, game=replace(g, phase="doubled", doubler=action.player, value_before=g.cube.value)
-    )
+    return replace(state, game=replace(g, phase="doubled", doubler=action.player))
 
 
 def _responder(state: MatchState, action: Action) -> None:
@@ -552,7 +550,7 @@ def _take(state: MatchState, action: Action, events: list[Event]) -> MatchState:
     else:  # beaver or raccoon taken: the value was raised when it was offered
         cube = g.cube
     events.append(Event("took", action.player, {"cube": cube.value, "owner": cube.owner}))
-    return replace(state, game=replace(g, phase="turn", cube=cube, doubler=None, value_before=1))
+    return replace(state, game=replace(g, phase="turn", cube=cube, doubler=None))
 
 
 def _drop(state: MatchState, action: Action, events: list[Event]) -> MatchState:

@@ -41,7 +41,7 @@ from gammon.match import (
     allowed_actions,
     to_act,
 )
-from gammon.match.dice import CLIENT_SEED_MAX_LENGTH, VerifiableDice, commit
+from gammon.match.fairdice import CLIENT_SEED_MAX_LENGTH, VerifiableDice, commit
 from gammon.position import Position
 from gammon.server.auth import now_ms
 from gammon.server.connection import Connection, dumps

@@ -39,7 +39,7 @@ from gammon.match import (
     new_match,
     to_act,
 )
-from gammon.match.dice import DICE_SCHEME, VerifiableDice
+from gammon.match.fairdice import DICE_SCHEME, VerifiableDice
 from gammon.server.protocol import ServerError
 
 __all__ = [

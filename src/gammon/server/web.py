@@ -594,11 +594,11 @@ async def table_page(request: Request) -> Response:
 
 
 def mat_available() -> bool:
-    """Whether this build can write ``.mat`` files (``gammon.match.matfile.match_to_mat``)."""
+    """Whether this build can write ``.mat`` files (``gammon.match.formats.matwrite.match_to_mat``)."""
     try:
-        if importlib.util.find_spec("gammon.match.matfile") is None:
+        if importlib.util.find_spec("gammon.match.formats.matwrite") is None:
             return False
-        from gammon.match import matfile
+        from gammon.match.formats import matwrite as matfile
 
         return hasattr(matfile, "match_to_mat")
     except ImportError:
@@ -679,7 +679,7 @@ async def match_mat(request: Request) -> Response:
     record = match_record(actor)
     if not record.actions:
         raise ServerError("not_started", "no action has been played yet")
-    from gammon.match import matfile
+    from gammon.match.formats import matwrite as matfile
 
     text = matfile.match_to_mat(record)
     return PlainTextResponse(
