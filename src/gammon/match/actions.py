@@ -11,8 +11,8 @@ Roll(player=0, dice=Dice(3, 1))
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, Literal
 

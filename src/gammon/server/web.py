@@ -494,7 +494,7 @@ async def sit(request: Request) -> Response:
     if seat_text not in ("0", "1"):
         raise ServerError("bad_message", "seat must be 0 or 1")
     user, token = await _user_or_guest(request)
-    await actor.call(lambda: actor.sit_user(user, int(seat_text)))
+    await actor.call(lambda: actor.seating.sit_user(user, int(seat_text)))
     response = _redirect(f"/table/{table_id}")
     if token is not None:
         _set_session_cookie(request, response, token)
@@ -508,7 +508,7 @@ async def leave(request: Request) -> Response:
     if session is None:
         raise ServerError("auth_required", "sign in first")
     actor = await _actor(request, request.path_params["table_id"])
-    await actor.call(lambda: actor.leave_user(session.user))
+    await actor.call(lambda: actor.seating.leave_user(session.user))
     return _redirect("/")
 
 
@@ -561,7 +561,7 @@ async def _rematch(request: Request, user: UserRow, table_id: str) -> str:
         free = [s for s in (seat, 1 - seat) if new_state.seats[s] is None]
         if not free:
             raise ServerError("seat_taken", "the rematch table is full")
-        await existing.call(lambda: existing.sit_user(user, free[0]))
+        await existing.call(lambda: existing.seating.sit_user(user, free[0]))
     return new_id
 
 
@@ -872,7 +872,7 @@ async def api_sit(request: Request) -> Response:
     if seat not in (0, 1) or type(seat) is not int or set(data) - {"seat"}:
         raise ServerError("bad_message", 'the body is {"seat": 0 or 1}')
     actor = await _actor(request, request.path_params["table_id"])
-    await actor.call(lambda: actor.sit_user(session.user, seat))
+    await actor.call(lambda: actor.seating.sit_user(session.user, seat))
     assert actor.state is not None
     return JSONResponse({"table": table_summary(actor.state)})
 
@@ -885,7 +885,7 @@ async def api_leave(request: Request) -> Response:
     if session is None:
         raise ServerError("auth_required", "sign in first")
     actor = await _actor(request, request.path_params["table_id"])
-    await actor.call(lambda: actor.leave_user(session.user))
+    await actor.call(lambda: actor.seating.leave_user(session.user))
     assert actor.state is not None
     return JSONResponse({"table": table_summary(actor.state)})
 
