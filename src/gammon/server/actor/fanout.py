@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from gammon.server.actor.host import Record, Table
+from gammon.server.actor.host import Record, Table, loaded
 from gammon.server.auth import now_ms
 from gammon.server.connection import Connection, dumps
 from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, error_code
@@ -51,15 +51,10 @@ class Fanout:
         if self._presence_timer is not None:
             self._presence_timer.cancel()
 
-    def _state(self) -> TableState:
-        state = self._table.state
-        assert state is not None
-        return state
-
     def online(self) -> tuple[bool, bool]:
         """Whether each seat's player has this table open here (a bot always has)."""
         result = []
-        for seat in self._state().seats:
+        for seat in loaded(self._table).seats:
             if seat is None:
                 result.append(False)
             elif seat.kind == "bot":
@@ -71,13 +66,13 @@ class Fanout:
 
     def spectators(self) -> tuple[int, tuple[str, ...]]:
         """How many of this process's connections watch without a seat, and their names."""
-        state = self._state()
+        state = loaded(self._table)
         watching = [c for c in self._table.conns if c.joined and state.seat_of(c.user_id) is None]
         names = sorted({c.user.name for c in watching if c.user is not None})
         return len(watching), tuple(names)
 
     def _fresh_cache(self) -> _Cache:
-        state = self._state()
+        state = loaded(self._table)
         cache = self._cache
         if cache.version != state.version:
             cache.version = state.version
@@ -90,13 +85,13 @@ class Fanout:
         """Whether ``text`` is one of the canonical move texts already sent at this version."""
         cache = self._cache
         return (
-            cache.version == self._state().version
+            cache.version == loaded(self._table).version
             and cache.moves is not None
             and any(m["move"] == text for m in cache.moves["moves"] or ())
         )
 
     def _state_json(self, seat: int | None, signed_in: bool, *, chat: bool = True) -> str:
-        state = self._state()
+        state = loaded(self._table)
         cache = self._fresh_cache()
         key = (seat, signed_in, chat)
         text = cache.states.get(key)
@@ -180,7 +175,7 @@ class Fanout:
     def welcome(self, conn: Connection, last_version: int | None) -> None:
         """Greet a connection that said hello, then bring it up to date: the entries it
         missed, or one snapshot (docs/protocol.md, "Versions, events and resuming")."""
-        state = self._state()
+        state = loaded(self._table)
         conn.send_json(
             {
                 "type": "welcome",

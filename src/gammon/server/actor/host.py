@@ -22,7 +22,7 @@ from gammon.server.settings import Settings
 from gammon.server.table import TableState
 from gammon.storage import Database, Store
 
-__all__ = ["Record", "Table", "TableHost", "off_the_board"]
+__all__ = ["Record", "Table", "TableHost", "loaded", "off_the_board"]
 
 T = TypeVar("T")
 
@@ -106,3 +106,10 @@ def off_the_board(state: TableState) -> bool:
     whose legal moves can number thousands (an acey-deucey 1-2)."""
     match = state.match
     return match is not None and not match.game.position.variant.standard_geometry
+
+
+def loaded(table: Table) -> TableState:
+    """The table's state (collaborators work only on a loaded table)."""
+    state = table.state
+    assert state is not None, f"table {table.id} is not loaded"
+    return state

@@ -14,12 +14,12 @@ import html
 from gammon.match import Action, Play, Roll, action_to_dict
 from gammon.match.actions import ACTIONS
 from gammon.server.actor.fanout import Fanout
-from gammon.server.actor.host import Record, Table, off_the_board
+from gammon.server.actor.host import Record, Table, loaded, off_the_board
 from gammon.server.actor.seating import Seating
 from gammon.server.actor.seeds import Seeds
 from gammon.server.connection import Connection
 from gammon.server.protocol import ClientMessage, ServerError, clean_chat
-from gammon.server.table import TableState, escrow_due
+from gammon.server.table import escrow_due
 from gammon.storage import UserRow
 
 __all__ = ["Messages"]
@@ -33,11 +33,6 @@ class Messages:
         self._seeds = seeds
         self._seating = seating
         self._fanout = fanout
-
-    def _state(self) -> TableState:
-        state = self._table.state
-        assert state is not None
-        return state
 
     @staticmethod
     def _need_user(conn: Connection) -> UserRow:
@@ -78,7 +73,7 @@ class Messages:
         return await self._player_action(conn, message)
 
     async def _player_action(self, conn: Connection, message: ClientMessage) -> Record:
-        state = self._state()
+        state = loaded(self._table)
         seat = self._need_seat(conn)
         fields = message.fields
         if "player" in fields and fields["player"] != seat:
@@ -93,7 +88,7 @@ class Messages:
             raise ServerError("table_finished", "the table is finished")
         if escrow_due(state):  # settle the last game's escrow before the next game's action
             await self._seating.top_up()
-            state = self._state()
+            state = loaded(self._table)
             if state.status == "finished":
                 raise ServerError("table_finished", "the table is finished")
         if state.status != "playing" or state.match is None:
@@ -116,7 +111,7 @@ class Messages:
         )
 
     def _canonical_move(self, seat: int, text: str) -> Play:
-        state = self._state()
+        state = loaded(self._table)
         assert state.match is not None
         g = state.match.game
         if g.phase != "moving" or g.turn != seat or g.dice is None:

@@ -13,10 +13,10 @@ import logging
 from typing import Any
 
 from gammon.match import Abandon, action_to_dict
-from gammon.server.actor.host import Record, Table
+from gammon.server.actor.host import Record, Table, loaded
 from gammon.server.actor.seeds import Seeds
 from gammon.server.protocol import ServerError
-from gammon.server.table import TableState, escrow_due, is_fresh_game
+from gammon.server.table import escrow_due, is_fresh_game
 from gammon.storage import ConflictError, InsufficientFundsError, UserRow
 
 __all__ = ["Seating"]
@@ -31,14 +31,9 @@ class Seating:
         self._table = table
         self._seeds = seeds
 
-    def _state(self) -> TableState:
-        state = self._table.state
-        assert state is not None
-        return state
-
     async def sit_user(self, user: UserRow, seat: int) -> Record:
         """Seat a user (from the lobby, the API or the socket); starts the match when full."""
-        state = self._state()
+        state = loaded(self._table)
         if state.status == "finished":
             raise ServerError("table_finished", "the table is finished")
         if state.seat_of(user.id) is not None:
@@ -71,7 +66,7 @@ class Seating:
 
     async def sit_bot(self, seat: int, level: str) -> Record:
         """Seat a bot of some level."""
-        state = self._state()
+        state = loaded(self._table)
         if state.status != "waiting" or state.seats[seat] is not None:
             raise ServerError("seat_taken", f"seat {seat} is taken")
         data = {
@@ -96,7 +91,7 @@ class Seating:
 
     async def start_if_full(self) -> None:
         """Write the ``start`` entry once both seats are taken."""
-        state = self._state()
+        state = loaded(self._table)
         if state.status != "waiting" or None in state.seats:
             return
         data, server_seed = self._seeds.start_entry(state)
@@ -104,7 +99,7 @@ class Seating:
 
     async def leave_user(self, user: UserRow) -> Record:
         """A user leaves: frees the seat before the match, forfeits during it."""
-        state = self._state()
+        state = loaded(self._table)
         seat = state.seat_of(user.id)
         if seat is None:
             raise ServerError("not_seated", "you are not seated at this table")
@@ -112,7 +107,7 @@ class Seating:
             raise ServerError("table_finished", "the table is finished")
         if state.status == "waiting":
             record = await self._table.commit("leave", {"seat": seat, "name": user.name})
-            if all(s is None or s.kind == "bot" for s in self._state().seats):
+            if all(s is None or s.kind == "bot" for s in loaded(self._table).seats):
                 record = await self.end("closed", None)
             return record
         return await self.forfeit(seat, "leave", "left")
@@ -120,14 +115,14 @@ class Seating:
     async def forfeit(self, seat: int, reason: str, end_reason: str) -> Record:
         """End a table in play because of one seat: its game in progress is abandoned by
         that seat (scored and settled), then the other seat wins a match by forfeit."""
-        match = self._state().match
+        match = loaded(self._table).match
         assert match is not None
         if not match.over and not is_fresh_game(match):
             await self._table.commit(
                 "action",
                 {"action": action_to_dict(Abandon(seat)), "by": "server", "reason": reason},
             )
-        after = self._state()
+        after = loaded(self._table)
         assert after.match is not None
         if after.match.over:
             return await self.end("match_over", after.match.winner)
@@ -137,7 +132,7 @@ class Seating:
     async def top_up(self) -> None:
         """Hold each player's escrow again before a staked session's next game; a player
         whose balance no longer covers it ends the session (reason ``balance``)."""
-        for seat, amount in escrow_due(self._state()):
+        for seat, amount in escrow_due(loaded(self._table)):
             try:
                 await self._table.commit("escrow", {"seat": seat, "amount": amount})
             except InsufficientFundsError as exc:
@@ -149,13 +144,13 @@ class Seating:
 
     async def close_if_empty(self) -> None:
         """Finish a waiting table that nobody sits at (e.g. its creator could not sit)."""
-        state = self._state()
+        state = loaded(self._table)
         if state.status == "waiting" and state.seats == (None, None):
             await self.end("closed", None)
 
     async def end(self, reason: str, winner: int | None, *, by: int | None = None) -> Record:
         """Write the ``end`` entry, which reveals the server seed."""
-        state = self._state()
+        state = loaded(self._table)
         seed = self._seeds.server_seed
         data: dict[str, Any] = {
             "reason": reason,

@@ -15,6 +15,7 @@ from gammon.server.web.common import (
     json_body,
     lobby_tables,
     may_create,
+    need_session,
     session_of,
     set_csrf_cookie,
     set_session_cookie,
@@ -63,9 +64,7 @@ async def api_guest(request: Request) -> Response:
 
 
 async def api_ledger(request: Request) -> Response:
-    session = await session_of(request)
-    if session is None:
-        raise ServerError("auth_required", "sign in first")
+    session = await need_session(request)
     ctx = context_of(request)
     lines = await ctx.db.run(ctx.store.ledger, session.user.id, 200)
     user = await ctx.db.run(ctx.store.user, session.user.id)
@@ -101,9 +100,7 @@ async def api_table(request: Request) -> Response:
 
 async def api_create_table(request: Request) -> Response:
     data = await json_body(request)
-    session = await session_of(request)
-    if session is None:
-        raise ServerError("auth_required", "POST /api/guest or sign in first")
+    session = await need_session(request, "POST /api/guest or sign in first")
     req = table_request(data, form=False)
     may_create(request)
     state = await context_of(request).hub.create_table(session.user, req)
@@ -112,9 +109,7 @@ async def api_create_table(request: Request) -> Response:
 
 async def api_sit(request: Request) -> Response:
     data = await json_body(request)
-    session = await session_of(request)
-    if session is None:
-        raise ServerError("auth_required", "POST /api/guest or sign in first")
+    session = await need_session(request, "POST /api/guest or sign in first")
     seat = data.get("seat")
     if seat not in (0, 1) or type(seat) is not int or set(data) - {"seat"}:
         raise ServerError("bad_message", 'the body is {"seat": 0 or 1}')
@@ -128,9 +123,7 @@ async def api_leave(request: Request) -> Response:
     data = await json_body(request)
     if data:
         raise ServerError("bad_message", "the body is {}")
-    session = await session_of(request)
-    if session is None:
-        raise ServerError("auth_required", "sign in first")
+    session = await need_session(request)
     actor = await actor_of(request, request.path_params["table_id"])
     await actor.call(lambda: actor.seating.leave_user(session.user))
     assert actor.state is not None

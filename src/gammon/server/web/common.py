@@ -26,6 +26,7 @@ __all__ = [
     "actor_of",
     "anon_csrf",
     "check_csrf",
+    "checked_form",
     "client_address",
     "context_of",
     "csrf_token_of",
@@ -37,7 +38,9 @@ __all__ = [
     "live_summary",
     "lobby_tables",
     "may_create",
+    "need_session",
     "read_form",
+    "redirect_signed_in",
     "redirect_to",
     "render_page",
     "session_of",
@@ -136,6 +139,29 @@ def form_text(form: FormData, name: str) -> str:
     """One form field as text (empty when missing)."""
     value = form.get(name)
     return value if isinstance(value, str) else ""
+
+
+async def checked_form(request: Request) -> FormData:
+    """A form's fields, once its CSRF token is checked."""
+    form = await read_form(request)
+    await check_csrf(request, form_text(form, "csrf_token"))
+    return form
+
+
+async def need_session(request: Request, hint: str = "sign in first") -> SessionInfo:
+    """The visitor's session, or ``auth_required`` (with ``hint``)."""
+    session = await session_of(request)
+    if session is None:
+        raise ServerError("auth_required", hint)
+    return session
+
+
+def redirect_signed_in(request: Request, url: str, token: str | None) -> Response:
+    """A redirect after a form that may have made a guest (``token``: its new session)."""
+    response = redirect_to(url)
+    if token is not None:
+        set_session_cookie(request, response, token)
+    return response
 
 
 async def json_body(request: Request) -> dict[str, Any]:

@@ -18,14 +18,15 @@ from gammon.server.protocol import PROTOCOL_VERSION, ServerError, http_status
 from gammon.server.views import table_summary
 from gammon.server.web.common import (
     actor_of,
-    check_csrf,
+    checked_form,
     client_address,
     context_of,
     form_text,
     format_time,
     lobby_tables,
     may_create,
-    read_form,
+    need_session,
+    redirect_signed_in,
     redirect_to,
     render_page,
     session_of,
@@ -146,8 +147,7 @@ async def signin_page(request: Request) -> Response:
 
 async def _account_form(request: Request, signup: bool) -> Response:
     ctx = context_of(request)
-    form = await read_form(request)
-    await check_csrf(request, form_text(form, "csrf_token"))
+    form = await checked_form(request)
     name = form_text(form, "username").strip()
     password = form_text(form, "password")
     template = "signup.html" if signup else "signin.html"
@@ -203,8 +203,7 @@ async def signin(request: Request) -> Response:
 
 
 async def signout(request: Request) -> Response:
-    form = await read_form(request)
-    await check_csrf(request, form_text(form, "csrf_token"))
+    await checked_form(request)
     await context_of(request).auth.close_session(request.cookies.get(SESSION_COOKIE))
     response = redirect_to("/")
     response.delete_cookie(SESSION_COOKIE, path="/")
@@ -229,8 +228,7 @@ async def account(request: Request) -> Response:
 
 
 async def create_table(request: Request) -> Response:
-    form = await read_form(request)
-    await check_csrf(request, form_text(form, "csrf_token"))
+    form = await checked_form(request)
     data = {k: v for k, v in form.multi_items() if isinstance(v, str)}
     try:
         req = table_request(data, form=True)
@@ -240,15 +238,11 @@ async def create_table(request: Request) -> Response:
     except ServerError as exc:
         # the form again, as it was filled in, with the reason above it
         return await lobby(request, data, exc)
-    response = redirect_to(f"/table/{state.id}")
-    if token is not None:
-        set_session_cookie(request, response, token)
-    return response
+    return redirect_signed_in(request, f"/table/{state.id}", token)
 
 
 async def sit(request: Request) -> Response:
-    form = await read_form(request)
-    await check_csrf(request, form_text(form, "csrf_token"))
+    form = await checked_form(request)
     table_id = request.path_params["table_id"]
     actor = await actor_of(request, table_id)
     seat_text = form_text(form, "seat")
@@ -256,18 +250,12 @@ async def sit(request: Request) -> Response:
         raise ServerError("bad_message", "seat must be 0 or 1")
     user, token = await user_or_guest(request)
     await actor.call(lambda: actor.seating.sit_user(user, int(seat_text)))
-    response = redirect_to(f"/table/{table_id}")
-    if token is not None:
-        set_session_cookie(request, response, token)
-    return response
+    return redirect_signed_in(request, f"/table/{table_id}", token)
 
 
 async def leave(request: Request) -> Response:
-    form = await read_form(request)
-    await check_csrf(request, form_text(form, "csrf_token"))
-    session = await session_of(request)
-    if session is None:
-        raise ServerError("auth_required", "sign in first")
+    await checked_form(request)
+    session = await need_session(request)
     actor = await actor_of(request, request.path_params["table_id"])
     await actor.call(lambda: actor.seating.leave_user(session.user))
     return redirect_to("/")

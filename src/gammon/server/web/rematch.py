@@ -14,12 +14,10 @@ from gammon.server.protocol import ServerError
 from gammon.server.views import table_summary
 from gammon.server.web.common import (
     actor_of,
-    check_csrf,
+    checked_form,
     context_of,
-    form_text,
-    read_form,
+    need_session,
     redirect_to,
-    session_of,
 )
 from gammon.storage import UserRow
 
@@ -80,11 +78,8 @@ async def _rematch(request: Request, user: UserRow, table_id: str) -> str:
 
 
 async def rematch(request: Request) -> Response:
-    form = await read_form(request)
-    await check_csrf(request, form_text(form, "csrf_token"))
-    session = await session_of(request)
-    if session is None:
-        raise ServerError("auth_required", "sign in first")
+    await checked_form(request)
+    session = await need_session(request)
     new_id = await _rematch(request, session.user, request.path_params["table_id"])
     return redirect_to(f"/table/{new_id}")
 
