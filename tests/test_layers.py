@@ -10,6 +10,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src" / "gammon"
 CORE = [p for p in SRC.glob("*.py") if p.name not in {"cli.py", "__main__.py"}] + [
     *SRC.glob("notation/**/*.py"),
+    *SRC.glob("rules/**/*.py"),
     *SRC.glob("match/**/*.py"),
 ]
 

@@ -25,7 +25,7 @@ fevga, long nardy, jacquet, acey-deucey) through :mod:`gammon.rules.track`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any, Final, overload
@@ -130,24 +130,6 @@ class Position:
             _set(self, "variant", get_variant(self.variant))
         _set(self, "rules", rules_for(self.variant))
         self.rules.validate(self)
-
-    @classmethod
-    def _trusted(
-        cls,
-        player: tuple[int, ...],
-        opponent: tuple[int, ...],
-        pinned: tuple[int, int],
-        waiting: tuple[int, int],
-        like: Position,
-    ) -> Position:
-        pos = _new(cls)
-        _set(pos, "player", player)
-        _set(pos, "opponent", opponent)
-        _set(pos, "variant", like.variant)
-        _set(pos, "pinned", pinned)
-        _set(pos, "waiting", waiting)
-        _set(pos, "rules", like.rules)
-        return pos
 
     def _error(self, cls: type[Exception], text: str) -> Exception:
         return cls(f"{text}; position {self.position_id()} ({self.variant.name})")
@@ -352,7 +334,7 @@ class Position:
     def flipped(self) -> Position:
         """The same checkers with the other side on roll."""
         (mp, op), (mw, ow) = self.pinned, self.waiting
-        return Position._trusted(self.opponent, self.player, (op, mp), (ow, mw), self)
+        return _make(self.opponent, self.player, (op, mp), (ow, mw), self.variant, self.rules)
 
     def __repr__(self) -> str:
         if self.variant.checkers > 15:  # pragma: no cover - no such variant yet
@@ -493,8 +475,9 @@ class Position:
                 f"move {move} was made for position {origin.position_id()}, "
                 f"not for {self.position_id()}"
             )
-        player, opponent, pinned, waiting = self.rules.after(self, _get(move, 2))
-        return Position._trusted(player, opponent, pinned, waiting, self)
+        rules = self.rules
+        player, opponent, pinned, waiting = rules.after(self, _get(move, 2))
+        return _make(player, opponent, pinned, waiting, self.variant, rules)
 
     def parse_move(self, text: str, dice: DiceLike) -> Move:
         """The legal move that ``text`` describes, in any common notation.
@@ -570,6 +553,36 @@ class Position:
         steps = tuple(Step(s, t, die, bool(hit)) for s, t, die, hit in found.steps)
         move = None if found.complete is None else legal[found.complete]
         return StepOptions(steps, move is not None, move, found.dice_left)
+
+
+def _setter(name: str) -> Callable[[Position, object], None]:
+    """The slot's own setter: a frozen dataclass refuses ``setattr``."""
+    setter: Callable[[Position, object], None] = getattr(Position, name).__set__
+    return setter
+
+
+_SET_PLAYER, _SET_OPPONENT, _SET_VARIANT, _SET_PINNED, _SET_WAITING, _SET_RULES = map(
+    _setter, ("player", "opponent", "variant", "pinned", "waiting", "rules")
+)
+
+
+def _make(
+    player: tuple[int, ...],
+    opponent: tuple[int, ...],
+    pinned: tuple[int, int],
+    waiting: tuple[int, int],
+    variant: Variant,
+    rules: Rules,
+) -> Position:
+    """A position from fields the rules produced (already valid): the fast path of apply."""
+    pos: Position = _new(Position)
+    _SET_PLAYER(pos, player)
+    _SET_OPPONENT(pos, opponent)
+    _SET_VARIANT(pos, variant)
+    _SET_PINNED(pos, pinned)
+    _SET_WAITING(pos, waiting)
+    _SET_RULES(pos, rules)
+    return pos
 
 
 class Move(tuple):  # type: ignore[type-arg]

@@ -29,7 +29,13 @@ from gammon.errors import InvalidNotationError
 __all__ = [
     "VARIANTS",
     "Family",
-    "HitterRule", "Landing", "Movement", "Opening", "Variant", "get_variant"]
+    "HitterRule",
+    "Landing",
+    "Movement",
+    "Opening",
+    "Variant",
+    "get_variant",
+]
 
 #: ``none``: standard hitting.  ``caucasian``: a checker that hits on the mover's
 #: home points 1-6 may not land on a point holding the mover's own checkers for

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from gammon.position import Position
 from gammon.notation.xgid import XGIDFields, read_xgid
+from gammon.position import Position
 from gammon.variants import Variant
 
 __all__ = ["XGIDRecord", "parse_xgid"]

@@ -25,7 +25,15 @@ from gammon.rules.board import BoardRules
 from gammon.rules.track import TrackRules
 from gammon.variants import Variant, get_variant
 
-__all__ = ["BoardRules", "GameResult", "PositionLike", "Rules", "StepSearch", "TrackRules", "rules_for"]
+__all__ = [
+    "BoardRules",
+    "GameResult",
+    "PositionLike",
+    "Rules",
+    "StepSearch",
+    "TrackRules",
+    "rules_for",
+]
 
 _BY_VARIANT: dict[Variant, Rules] = {}
 

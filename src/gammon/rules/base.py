@@ -111,9 +111,7 @@ def _mother_pinned(pins: int) -> bool:
 def is_drawn(pos: PositionLike) -> bool:
     """Plakoto: both mothers pinned (no other variant has a draw on the board)."""
     return (
-        pos.variant.mother_rule
-        and _mother_pinned(pos.pinned[0])
-        and _mother_pinned(pos.pinned[1])
+        pos.variant.mother_rule and _mother_pinned(pos.pinned[0]) and _mother_pinned(pos.pinned[1])
     )
 
 
@@ -307,4 +305,3 @@ class Rules(Protocol):
     ) -> StepSearch:
         """The click-to-move search (:func:`search_steps` on the family's own nodes)."""
         ...
-

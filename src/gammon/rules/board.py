@@ -211,7 +211,9 @@ class _Walk:
                 hit = t > 0 and o[t] == 1
                 kinds = [False]
                 if rule != "none":
-                    kinds = [k for k, ok in ((False, m[s] > hitters[s]), (True, hitters[s] > 0)) if ok]
+                    kinds = [
+                        k for k, ok in ((False, m[s] > hitters[s]), (True, hitters[s] > 0)) if ok
+                    ]
                 for is_hitter in kinds:
                     if is_hitter and (rule == "frozen_in_home" or (t > 0 and m[t] > 0)):
                         continue

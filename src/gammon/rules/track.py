@@ -250,7 +250,6 @@ class _Generator:
         return out
 
 
-
 @lru_cache(maxsize=64)
 def _all_plays(gen: _Generator, st: _State, d1: int, d2: int) -> dict[int, RawPlay]:
     # a few recent answers are kept: the engine, the server and parse_move ask again
@@ -298,7 +297,10 @@ class TrackRules:
             raise InvalidPositionError(f"{variant.name} has no checkers waiting to enter")
         if any(pinned) and variant.landing != "pin":
             raise InvalidPositionError(f"{variant.name} has no pinned checkers")
-        for name, side, wait in (("player", player, waiting[0]), ("opponent", opponent, waiting[1])):
+        for name, side, wait in (
+            ("player", player, waiting[0]),
+            ("opponent", opponent, waiting[1]),
+        ):
             if not isinstance(side, tuple) or len(side) != 26:
                 raise InvalidPositionError(f"{name} must be a tuple of 26 counts (off, 1..24, bar)")
             for c in side:
