@@ -46,6 +46,7 @@ from gammon.notation.position_id import (
 )
 from gammon.rules import rules_for
 from gammon.rules.base import GameResult, Rules, game_result, is_drawn
+from gammon.rules.board import board_layout, sides_from_layout
 from gammon.variants import Variant, get_variant
 
 __all__ = ["BAR", "OFF", "GameResult", "Move", "Position", "Step", "StepOptions", "point_text"]
@@ -256,26 +257,8 @@ class Position:
                 f"bgsage's board layout describes only the backgammon geometry, not {v.name} "
                 f"(board {list(board)!r})"
             )
-        if len(board) != 26:
-            raise InvalidPositionError(f"a board has 26 entries, got {len(board)}")
-        player = [0] * 26
-        opponent = [0] * 26
-        their = v.point_map
-        for p in range(1, 25):
-            c = board[p]
-            if c > 0:
-                player[p] = c
-            elif c < 0:
-                opponent[their[p]] = -c
-        if board[25] < 0 or board[0] < 0:
-            raise InvalidPositionError("bar counts must not be negative")
-        player[25] = board[25]
-        opponent[25] = board[0]
-        for side in (player, opponent):
-            side[0] = v.checkers - sum(side)
-            if side[0] < 0:
-                raise InvalidPositionError(f"more than {v.checkers} checkers for one side")
-        return cls(tuple(player), tuple(opponent), v)
+        player, opponent = sides_from_layout(board, v)
+        return cls(player, opponent, v)
 
     # ------------------------------------------------------------------ text forms
 
@@ -323,13 +306,7 @@ class Position:
                 f"a {self.variant.name} position has no backgammon board layout; "
                 "read player, opponent, pinned and waiting",
             )
-        b = [0] * 26
-        player, opponent, their = self.player, self.opponent, self.variant.point_map
-        for p in range(1, 25):
-            b[p] = player[p] - opponent[their[p]]
-        b[25] = player[25]
-        b[0] = opponent[25]
-        return tuple(b)
+        return board_layout(self)
 
     def flipped(self) -> Position:
         """The same checkers with the other side on roll."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from gammon.dice import Dice
-from gammon.errors import IllegalMoveError
+from gammon.errors import IllegalMoveError, InvalidPositionError
 from gammon.notation.movetext import Path
 from gammon.variants import Variant
 
@@ -37,6 +37,8 @@ __all__ = [
     "StepLike",
     "StepSearch",
     "StepWalk",
+    "VariantRules",
+    "check_counts",
     "game_result",
     "is_drawn",
     "search_steps",
@@ -101,6 +103,30 @@ class GameResult:
             "backgammon",
         )
         return kinds[self.points - 1]
+
+
+def check_counts(
+    variant: Variant,
+    sides: Iterable[tuple[str, object, int]],
+) -> None:
+    """Each side is 26 non-negative counts that, with its ``waiting`` checkers, make the
+    variant's number of checkers; raises :class:`InvalidPositionError` otherwise.
+
+    ``sides`` are ``(name, counts, waiting)``.
+    """
+    n = variant.checkers
+    for name, side, wait in sides:
+        if not isinstance(side, tuple) or len(side) != 26:
+            raise InvalidPositionError(f"{name} must be a tuple of 26 counts (off, 1..24, bar)")
+        for c in side:
+            if type(c) is not int or c < 0:
+                raise InvalidPositionError(f"{name} has a bad count {c!r}")
+        if sum(side) + wait != n:
+            also = " and waiting" if variant.enter_from_off else ""
+            raise InvalidPositionError(
+                f"{name} has {sum(side) + wait} checkers (counting those off{also}), "
+                f"{variant.name} needs {n}"
+            )
 
 
 def _mother_pinned(pins: int) -> bool:
@@ -236,6 +262,26 @@ def search_steps(
         text = " ".join(map(str, played))
         raise IllegalMoveError(f"steps {text} cannot be completed into a legal move {where}")
     return StepSearch(tuple(steps.values()), complete, left or ())
+
+
+class VariantRules:
+    """What every rules class shares: the variant it plays, a repr and pickling."""
+
+    __slots__ = ("_variant",)
+
+    def __init__(self, variant: Variant) -> None:
+        self._variant = variant
+
+    @property
+    def variant(self) -> Variant:
+        """The variant these rules play."""
+        return self._variant
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._variant!r})"
+
+    def __reduce__(self) -> tuple[type[VariantRules], tuple[Variant]]:
+        return (type(self), (self._variant,))
 
 
 class Rules(Protocol):

@@ -26,11 +26,13 @@ from gammon.rules.base import (
     Sides,
     StepLike,
     StepSearch,
+    VariantRules,
+    check_counts,
     search_steps,
 )
 from gammon.variants import Variant
 
-__all__ = ["BoardRules"]
+__all__ = ["BoardRules", "board_layout", "sides_from_layout"]
 
 _W: Final = movegen.W
 _H: Final = movegen.H
@@ -42,25 +44,14 @@ _NONE: Final = (0, 0)
 _Node = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
 
 
-class BoardRules:
+class BoardRules(VariantRules):
     """The rules of the backgammon-board family for one variant."""
 
-    __slots__ = ("_hitter", "_variant")
+    __slots__ = ("_hitter",)
 
     def __init__(self, variant: Variant) -> None:
-        self._variant = variant
+        super().__init__(variant)
         self._hitter = variant.hitter_rule
-
-    @property
-    def variant(self) -> Variant:
-        """The variant these rules play."""
-        return self._variant
-
-    def __repr__(self) -> str:
-        return f"BoardRules({self._variant!r})"
-
-    def __reduce__(self) -> tuple[type[BoardRules], tuple[Variant]]:
-        return (BoardRules, (self._variant,))
 
     # ------------------------------------------------------------------ positions
 
@@ -73,16 +64,7 @@ class BoardRules:
                 f"{v.name} has no pinned checkers or checkers waiting to enter, "
                 f"got pinned={pos.pinned!r}, waiting={pos.waiting!r}"
             )
-        for name, side in (("player", pos.player), ("opponent", pos.opponent)):
-            if not isinstance(side, tuple) or len(side) != 26:
-                raise InvalidPositionError(f"{name} must be a tuple of 26 counts (off, 1..24, bar)")
-            for c in side:
-                if type(c) is not int or c < 0:
-                    raise InvalidPositionError(f"{name} has a bad count {c!r}")
-            if sum(side) != n:
-                raise InvalidPositionError(
-                    f"{name} has {sum(side)} checkers (counting those off), {v.name} needs {n}"
-                )
+        check_counts(v, (("player", pos.player, 0), ("opponent", pos.opponent, 0)))
         player, opponent, their = pos.player, pos.opponent, v.point_map
         for p in range(1, 25):
             if player[p] and opponent[their[p]]:
@@ -183,6 +165,45 @@ class BoardRules:
         start: _Node = (pos.player, pos.opponent[::-1], (0,) * 26, 0, left)
         where = f"with {dice} in position {pos.position_id()}"
         return search_steps(_Walk(self._hitter), [start], legal, need, played, where)
+
+
+def board_layout(pos: PositionLike) -> tuple[int, ...]:
+    """bgsage's 26-int board seen from the player on roll: ``[1..24]`` the player's
+    points, positive for the player and negative for the opponent; ``[25]`` the
+    player's bar; ``[0]`` the opponent's bar."""
+    b = [0] * 26
+    player, opponent, their = pos.player, pos.opponent, pos.variant.point_map
+    for p in range(1, 25):
+        b[p] = player[p] - opponent[their[p]]
+    b[25] = player[25]
+    b[0] = opponent[25]
+    return tuple(b)
+
+
+def sides_from_layout(
+    board: Sequence[int], variant: Variant
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The player's and the opponent's counts of a :func:`board_layout` board."""
+    if len(board) != 26:
+        raise InvalidPositionError(f"a board has 26 entries, got {len(board)}")
+    player = [0] * 26
+    opponent = [0] * 26
+    their = variant.point_map
+    for p in range(1, 25):
+        c = board[p]
+        if c > 0:
+            player[p] = c
+        elif c < 0:
+            opponent[their[p]] = -c
+    if board[25] < 0 or board[0] < 0:
+        raise InvalidPositionError("bar counts must not be negative")
+    player[25] = board[25]
+    opponent[25] = board[0]
+    for side in (player, opponent):
+        side[0] = variant.checkers - sum(side)
+        if side[0] < 0:
+            raise InvalidPositionError(f"more than {variant.checkers} checkers for one side")
+    return tuple(player), tuple(opponent)
 
 
 class _Walk:

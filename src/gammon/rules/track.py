@@ -40,6 +40,8 @@ from gammon.rules.base import (
     Sides,
     StepLike,
     StepSearch,
+    VariantRules,
+    check_counts,
     search_steps,
 )
 from gammon.variants import Variant
@@ -256,25 +258,14 @@ def _all_plays(gen: _Generator, st: _State, d1: int, d2: int) -> dict[int, RawPl
     return gen.all_plays(st, d1, d2)
 
 
-class TrackRules:
+class TrackRules(VariantRules):
     """The rules of the track family for one variant."""
 
-    __slots__ = ("_gen", "_variant")
+    __slots__ = ("_gen",)
 
     def __init__(self, variant: Variant) -> None:
-        self._variant = variant
+        super().__init__(variant)
         self._gen = _Generator(variant)
-
-    @property
-    def variant(self) -> Variant:
-        """The variant these rules play."""
-        return self._variant
-
-    def __repr__(self) -> str:
-        return f"TrackRules({self._variant!r})"
-
-    def __reduce__(self) -> tuple[type[TrackRules], tuple[Variant]]:
-        return (TrackRules, (self._variant,))
 
     # ------------------------------------------------------------------ positions
 
@@ -297,20 +288,9 @@ class TrackRules:
             raise InvalidPositionError(f"{variant.name} has no checkers waiting to enter")
         if any(pinned) and variant.landing != "pin":
             raise InvalidPositionError(f"{variant.name} has no pinned checkers")
-        for name, side, wait in (
-            ("player", player, waiting[0]),
-            ("opponent", opponent, waiting[1]),
-        ):
-            if not isinstance(side, tuple) or len(side) != 26:
-                raise InvalidPositionError(f"{name} must be a tuple of 26 counts (off, 1..24, bar)")
-            for c in side:
-                if type(c) is not int or c < 0:
-                    raise InvalidPositionError(f"{name} has a bad count {c!r}")
-            if sum(side) + wait != n:
-                raise InvalidPositionError(
-                    f"{name} has {sum(side) + wait} checkers (counting those off and waiting), "
-                    f"{variant.name} needs {n}"
-                )
+        sides = (("player", player, waiting[0]), ("opponent", opponent, waiting[1]))
+        check_counts(variant, sides)
+        for name, side, _ in sides:
             if side[25] and variant.landing != "hit":
                 raise InvalidPositionError(
                     f"{variant.name} has no bar, but {name} has {side[25]} there"
