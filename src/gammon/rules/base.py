@@ -215,13 +215,17 @@ def search_steps(
     need: int,
     played: Sequence[StepLike],
     where: str,
+    *,
+    exact: bool,
 ) -> StepSearch:
     """The click-to-move search, shared by every family.
 
     Follows ``played`` from ``start`` (a step matches by its points, and by its die
     when some successor has that die too), then offers every step from which a legal
-    play (a key in ``legal``, whose plays take at most ``need`` steps) can still be
-    reached.  ``where`` ends error messages
+    play (a key in ``legal``) can still be reached.  Legal plays take at most ``need``
+    steps; with ``exact`` every one takes exactly ``need`` (the backgammon board: a
+    checker borne off with one die is not the same play as one taken off with two,
+    even though both reach the same board).  ``where`` ends error messages
     (``"with 65 in position <ID>"``).  Raises :class:`IllegalMoveError` when a played
     step is impossible or cannot lead to a legal play.
     """
@@ -233,28 +237,34 @@ def search_steps(
             )
         route = (step.from_point, step.to_point)
         found = [(raw, n) for node in nodes for raw, n in walk.successors(node) if raw[:2] == route]
-        exact = [n for raw, n in found if raw[2] == step.die]
-        nodes = list(dict.fromkeys(exact or [n for _, n in found]))
+        same_die = [n for raw, n in found if raw[2] == step.die]
+        nodes = list(dict.fromkeys(same_die or [n for _, n in found]))
         if not nodes:
             raise IllegalMoveError(f"illegal step {step} {where}")
-    memo: dict[N, bool] = {}
+    memo: dict[tuple[N, int], bool] = {}
 
-    def reaches(node: N) -> bool:
-        found = memo.get(node)
+    def ends(node: N, depth: int) -> bool:
+        """Whether the board of ``node``, reached in ``depth`` steps, is a legal play."""
+        return (depth == need or not exact) and walk.key(node) in legal
+
+    def reaches(node: N, depth: int) -> bool:
+        found = memo.get((node, depth))
         if found is None:
-            found = walk.key(node) in legal or any(reaches(n) for _, n in walk.successors(node))
-            memo[node] = found
+            found = ends(node, depth) or (
+                depth < need and any(reaches(n, depth + 1) for _, n in walk.successors(node))
+            )
+            memo[node, depth] = found
         return found
 
     steps: dict[tuple[int, int, int], RawStep] = {}
     complete: int | None = None
     left: tuple[int, ...] | None = None
+    depth = len(played)
     for node in nodes:
-        key = walk.key(node)
-        if played and complete is None and key in legal:
-            complete = key
+        if played and complete is None and ends(node, depth):
+            complete = walk.key(node)
         for raw, nxt in walk.successors(node):
-            if reaches(nxt):
+            if reaches(nxt, depth + 1):
                 steps.setdefault(raw[:3], raw)
                 if left is None:
                     left = walk.left(node)

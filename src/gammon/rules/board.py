@@ -164,7 +164,7 @@ class BoardRules(VariantRules):
         left = (dice.d1,) * 4 if dice.is_double else (dice.d1, dice.d2)
         start: _Node = (pos.player, pos.opponent[::-1], (0,) * 26, 0, left)
         where = f"with {dice} in position {pos.position_id()}"
-        return search_steps(_Walk(self._hitter), [start], legal, need, played, where)
+        return search_steps(_Walk(self._hitter), [start], legal, need, played, where, exact=True)
 
 
 def board_layout(pos: PositionLike) -> tuple[int, ...]:

@@ -424,7 +424,7 @@ class TrackRules(VariantRules):
         bonus = self._variant.bonus_roll and {dice.d1, dice.d2} == {1, 2}
         start: _Node = (st, left, gen.head_allowance(st, left), bonus)
         where = f"with {dice} in position {pos.position_id()}"
-        return search_steps(_Walk(gen), [start], legal, need, played, where)
+        return search_steps(_Walk(gen), [start], legal, need, played, where, exact=False)
 
 
 class _Walk:
