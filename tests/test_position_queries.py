@@ -298,3 +298,15 @@ def test_acey_deucey_bonus_roll() -> None:
     assert len(move) == 6 and p.earns_bonus_roll(move)
     assert move.position_after().waiting == (15, 9)
     assert not p.earns_bonus_roll(p.legal_moves("65")[0])
+
+
+def test_step_options_keep_to_the_dice_that_must_be_played() -> None:
+    # one checker on the 3-point, 5-1: it must go 3/2/off (both dice), not 3/off with
+    # the 5 alone, though both end with the checker off
+    p = Position.from_position_id("AQAAEAAAAAAAAA", "hypergammon")
+    assert [str(m) for m in p.legal_moves("51")] == ["3/off"]
+    assert [str(s) for s in p.step_options("51").steps] == ["3/2"]
+    with pytest.raises(IllegalMoveError, match="cannot be completed"):
+        p.step_options("51", [Step(3, 0, 5)])
+    done = p.step_options("51", [Step(3, 2, 1), Step(2, 0, 5)])
+    assert done.complete and str(done.move) == "3/off"
