@@ -4,9 +4,10 @@ Run from the repository root:  PYTHONPATH=src:tests python tests/data/make_perft
 
 The rolls are the first plies of a seeded sequence (1-2 left out: acey-deucey's bonus
 roll would make a ply mean two turns).  The backgammon board is followed for 4 plies,
-the track games (smaller trees) for 6.  The counts come from our generators: the
-standard opening counts agree with tests/data/perft-opening.json (gnubg-nn and bgsage);
-the table guards every variant's generator against unintended change.
+the track games (smaller trees) for 6.  The counts come from our generators;
+tests/oracle/test_gnubg_perft.py recounts standard, nackgammon, hypergammon and portes
+with gnubg-nn's generator.  The table guards every variant's generator against
+unintended change.
 """
 
 from __future__ import annotations
