@@ -132,6 +132,10 @@ class Position:
         _set(self, "rules", rules_for(self.variant))
         self.rules.validate(self)
 
+    def __reduce__(self) -> tuple[type[Position], tuple[object, ...]]:
+        # pickled by value; the rules object is found again (shared) when it is rebuilt
+        return (Position, (self.player, self.opponent, self.variant, self.pinned, self.waiting))
+
     def _error(self, cls: type[Exception], text: str) -> Exception:
         return cls(f"{text}; position {self.position_id()} ({self.variant.name})")
 
