@@ -86,12 +86,16 @@ class StepLike(Protocol):
     def die(self) -> int: ...
 
 
+#: Who won a game, from the side of the player on roll.
+Winner = Literal["player", "opponent"]
+
+
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """How a finished game was won: ``points`` is 1 (single), 2 (gammon) or 3 (backgammon)."""
 
     #: ``"player"`` if the player on roll has borne everything off, else ``"opponent"``.
-    winner: Literal["player", "opponent"]
+    winner: Winner
     points: int
 
     @property
@@ -155,10 +159,11 @@ def game_result(pos: PositionLike) -> GameResult | None:
     player, opponent = pos.player, pos.opponent
     if player[0] == n and opponent[0] == n:
         return None
-    for winner, side, loser, wait in (
+    sides: tuple[tuple[Winner, tuple[int, ...], tuple[int, ...], int], ...] = (
         ("player", player, opponent, pos.waiting[1]),
         ("opponent", opponent, player, pos.waiting[0]),
-    ):
+    )
+    for winner, side, loser, wait in sides:
         if side[0] == n:
             if loser[0]:
                 points = 1
@@ -166,14 +171,12 @@ def game_result(pos: PositionLike) -> GameResult | None:
                 points = 3 if v.movement == "opposite" else 2
             else:
                 points = 2
-            return GameResult(winner, min(points, v.max_result))  # type: ignore[arg-type]
+            return GameResult(winner, min(points, v.max_result))
     if v.mother_rule and not is_drawn(pos):
-        for winner, lost, pinner in (
-            ("player", _mother_pinned(pos.pinned[1]), player),
-            ("opponent", _mother_pinned(pos.pinned[0]), opponent),
-        ):
-            if lost and not pinner[24]:
-                return GameResult(winner, min(2, v.max_result))  # type: ignore[arg-type]
+        # the side whose mother is pinned loses, unless the pinner's own mother is home
+        for (winner, side, _, _), pins in zip(sides, pos.pinned[::-1], strict=True):
+            if _mother_pinned(pins) and not side[24]:
+                return GameResult(winner, min(2, v.max_result))
     return None
 
 
