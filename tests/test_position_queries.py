@@ -238,6 +238,7 @@ def test_plakoto_mother_pinned_wins_two() -> None:
     assert won.position_id().endswith(":p0.1000000")
     assert Position.from_position_id(won.position_id(), "plakoto") == won
     assert won.result() == GameResult("player", 2) and not won.is_drawn()
+    assert won.is_game_over()
     assert won.flipped().result() == GameResult("opponent", 2)
     # our checkers are home; the opponent's pinned mother is not
     assert won.can_bear_off() and not won.opponent_can_bear_off()
@@ -251,7 +252,7 @@ def test_plakoto_draw() -> None:
     opponent = [0] * 26
     opponent[24], opponent[1], opponent[7] = 1, 1, 13
     p = Position(tuple(player), tuple(opponent), "plakoto", pinned=(1 << 24, 1 << 24))
-    assert p.is_drawn() and p.result() is None
+    assert p.is_drawn() and p.result() is None and p.is_game_over()
     assert p.flipped().is_drawn()
     with pytest.raises(InvalidPositionError, match="marked pinned"):
         Position(tuple(player), tuple(opponent), "plakoto", pinned=(1 << 24 | 1 << 6, 1 << 24))

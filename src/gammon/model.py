@@ -381,9 +381,12 @@ class Position:
         return not any(self.opponent[7:26]) and not self.waiting[1] and not self.pinned[1]
 
     def is_game_over(self) -> bool:
-        """Whether one side has borne off every checker (see :meth:`result` for plakoto)."""
+        """Whether the game has ended: one side has borne off every checker, or (plakoto)
+        a mother is lost or both are pinned (:meth:`result`, :meth:`is_drawn`)."""
         n = self.variant.checkers
-        return self.player[0] == n or self.opponent[0] == n
+        if self.player[0] == n or self.opponent[0] == n:
+            return True
+        return self.variant.mother_rule and (self.is_drawn() or self.result() is not None)
 
     def result(self) -> GameResult | None:
         """The result of a finished game (rules.md R12), or None while it goes on.
