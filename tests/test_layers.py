@@ -127,6 +127,6 @@ def test_the_core_has_no_import_cycles() -> None:
         *SRC.glob("rules/**/*.py"),
     ]
     graph = _import_graph(core)
-    assert graph["gammon.model"] >= {"gammon.rules", "gammon.notation.drawing"}
+    assert graph["gammon.position"] >= {"gammon.rules", "gammon.notation.drawing"}
     assert _cycles(graph) == []
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c"]]

@@ -1,6 +1,6 @@
 """Steps (one checker, one die) and moves (a whole turn).
 
-:class:`Move` and :class:`Step` are defined in :mod:`gammon.model` together with
+:class:`Move` and :class:`Step` are defined in :mod:`gammon.position` together with
 :class:`gammon.Position` (a move remembers the position it is played from).
 
 >>> from gammon import Position
@@ -14,6 +14,6 @@
 
 from __future__ import annotations
 
-from gammon.model import BAR, OFF, Move, Step, point_text
+from gammon.position import BAR, OFF, Move, Step, point_text
 
 __all__ = ["BAR", "OFF", "Move", "Step", "point_text"]

@@ -259,7 +259,7 @@ def abandon_result(position: Position, seat_view: bool = True) -> int:
     if side[0]:
         return 1
     # acey-deucey: checkers still to enter count like checkers on the bar
-    waiting: tuple[int, int] = getattr(position, "waiting", (0, 0))
+    waiting = position.waiting
     if any(side[19:26]) or waiting[0 if seat_view else 1]:
         return 3
     return 2

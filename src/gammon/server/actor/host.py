@@ -102,7 +102,7 @@ class Table(Protocol):
 
 
 def off_the_board(state: TableState) -> bool:
-    """Whether the table plays a variant off the backgammon board (``gammon.geometry``),
+    """Whether the table plays a variant off the backgammon board (``gammon.rules.track``),
     whose legal moves can number thousands (an acey-deucey 1-2)."""
     match = state.match
     return match is not None and not match.game.position.variant.standard_geometry
