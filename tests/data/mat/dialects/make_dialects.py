@@ -31,8 +31,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from make_corpus import chain, cube_script, play, resign_script  # noqa: E402
 
-from gammon.errors import IllegalActionError  # noqa: E402
 from gammon.dice import Dice  # noqa: E402
+from gammon.errors import IllegalActionError  # noqa: E402
 from gammon.match import (  # noqa: E402
     AcceptResign,
     Match,
@@ -337,9 +337,7 @@ def studio_ambiguous() -> str:
                 d = f"{max(g.dice.d1, g.dice.d2)}{min(g.dice.d1, g.dice.d2)}"
                 game.rows[row][seat] = f"{d}: {text}"
         studio_tail(game)
-    return write(
-        Layout(studio_head("Linnet", "tester", 3), ("Linnet", "tester"), right=33), games
-    )
+    return write(Layout(studio_head("Linnet", "tester", 3), ("Linnet", "tester"), right=33), games)
 
 
 def _losses_cells(game: GameText, style: str) -> None:
@@ -510,8 +508,11 @@ def money_zero_scores() -> str:
     for game in games:
         gnubg_tail(game, 38)
     return write(
-        Layout(["; money session, scores not kept", " 0 point match", ""], ("tom", "ulla"),
-               frozen_score=True),
+        Layout(
+            ["; money session, scores not kept", " 0 point match", ""],
+            ("tom", "ulla"),
+            frozen_score=True,
+        ),
         games,
     )
 
@@ -538,8 +539,14 @@ def _backgammoned(match: Match, rng: random.Random) -> bool:
 def abandon_vs_resign() -> str:
     """A resignation at a single game (``Wins 1 point``) where the loser is still in the
     winner's home board with no checker off: an abandon would score 3."""
-    record = play(TableOptions(match_length=5), 1212, ("Sven", "Tara"), safe(_backgammoned),
-                  games=2, hit_bias=0.6)
+    record = play(
+        TableOptions(match_length=5),
+        1212,
+        ("Sven", "Tara"),
+        safe(_backgammoned),
+        games=2,
+        hit_bias=0.6,
+    )
     games = games_of(record, numeric)
     for game in games:
         gnubg_tail(game, 38)
@@ -559,8 +566,14 @@ def snowie_fibs() -> str:
     games = games_of(record, numeric)
     for game in games:
         gnubg_tail(game, 34)
-    head = ['; [Site "FIBS"]', '; [Player 1 "hardyx"]', '; [Player 2 "Moonbeam"]', "",
-            " 5 point match", ""]
+    head = [
+        '; [Site "FIBS"]',
+        '; [Player 1 "hardyx"]',
+        '; [Player 2 "Moonbeam"]',
+        "",
+        " 5 point match",
+        "",
+    ]
     return write(Layout(head, ("hardyx", "Moonbeam"), right=34, eol="\r\n"), games)
 
 
