@@ -62,7 +62,11 @@ json.dump(out, open(OUT, "w"), indent=1, sort_keys=True)
 
 def files_of(folder: Path) -> list[Path]:
     """The match files of a folder, in name order."""
-    return sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file())
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if p.suffix.lower() in SUFFIXES and p.is_file() and not p.name.upper().startswith("README")
+    )
 
 
 def gnubg_outcomes(paths: list[Path], timeout: float = 600) -> dict[str, Any]:

@@ -537,20 +537,28 @@ def _backgammoned(match: Match, rng: random.Random) -> bool:
 
 
 def abandon_vs_resign() -> str:
-    """A resignation at a single game (``Wins 1 point``) where the loser is still in the
-    winner's home board with no checker off: an abandon would score 3."""
+    """A 1-point match: the loser plays a move, then the winner's ``Wins 1 point and the
+    match`` (a resignation at a single game) while the loser is still in the winner's
+    home board with no checker off: an abandon would score 3."""
     record = play(
-        TableOptions(match_length=5),
-        1212,
-        ("Sven", "Tara"),
-        safe(_backgammoned),
-        games=2,
-        hit_bias=0.6,
+        TableOptions(match_length=1), 1212, ("Sven", "Tara"), safe(_backgammoned), hit_bias=0.6
     )
     games = games_of(record, numeric)
+    states = replay(record)
+    for before, action in zip(states, record.actions, strict=False):
+        if isinstance(action, Resign):
+            g = before.game
+            assert g.dice is not None
+            move = g.position.legal_moves(g.dice)[0]
+            text = f"{max(g.dice.d1, g.dice.d2)}{min(g.dice.d1, g.dice.d2)}: "
+            text += numeric(Entry(action.player, "move", g.dice, move.steps))
+            game = games[g.number - 1]
+            if action.player == 0 or not game.rows or game.rows[-1][1]:
+                game.rows.append(["", ""])
+            game.rows[-1][action.player] = text
     for game in games:
         gnubg_tail(game, 38)
-    return write(Layout([" 5 point match", ""], ("Sven", "Tara")), games)
+    return write(Layout([" 1 point match", ""], ("Sven", "Tara")), games)
 
 
 def snowie_fibs() -> str:
