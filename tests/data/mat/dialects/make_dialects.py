@@ -449,7 +449,7 @@ def playable_no_move() -> str:
 def impossible_points() -> str:
     """``Wins 100 points`` at cube 2: more than a backgammon could give."""
     record = play(
-        TableOptions(),
+        TableOptions(jacoby=True),
         909,
         ("Hugo", "Ines"),
         safe(chain(cube_script({2: [3]}, {}), resign_script({2: (8, 1)}))),
@@ -497,7 +497,7 @@ def offturn_resign() -> str:
 def money_zero_scores() -> str:
     """A money session whose score lines stay 0 : 0 from game to game."""
     record = play(
-        TableOptions(),
+        TableOptions(jacoby=True),
         1111,
         ("tom", "ulla"),
         safe(cube_script({1: [5], 3: [4]}, {(3, 4): "drop"})),
