@@ -1,4 +1,4 @@
-"""Hypothesis strategies for positions and dice."""
+"""Hypothesis strategies for positions, dice and matches; random self-play actions."""
 
 from __future__ import annotations
 
@@ -13,12 +13,15 @@ from gammon.match import (
     Beaver,
     Double,
     Drop,
+    Match,
+    MatchRecord,
     MatchState,
     Play,
     Raccoon,
     RejectResign,
     Resign,
     Roll,
+    TableOptions,
     Take,
     Timeout,
     allowed_actions,
@@ -86,6 +89,20 @@ WEIGHTS = {
 }
 
 
+#: The actions that need only the seat, by their name in ``allowed_actions``.
+SIMPLE_ACTIONS: dict[str, type[Action]] = {
+    "double": Double,
+    "take": Take,
+    "drop": Drop,
+    "beaver": Beaver,
+    "raccoon": Raccoon,
+    "accept_resign": AcceptResign,
+    "reject_resign": RejectResign,
+    "abandon": Abandon,
+    "timeout": Timeout,
+}
+
+
 def random_action(state: MatchState, rng: random.Random) -> Action:
     """A random allowed action (dice and moves drawn from ``rng``)."""
     allowed = allowed_actions(state)
@@ -99,16 +116,46 @@ def random_action(state: MatchState, rng: random.Random) -> Action:
         return Play(seat, str(rng.choice(g.position.legal_moves(g.dice))))
     if name == "resign":
         return Resign(seat, rng.randint(state.game.rejected[seat] + 1, 3))
-    simple = {
-        "double": Double,
-        "take": Take,
-        "drop": Drop,
-        "beaver": Beaver,
-        "raccoon": Raccoon,
-        "accept_resign": AcceptResign,
-        "reject_resign": RejectResign,
-        "abandon": Abandon,
-        "timeout": Timeout,
-    }
-    action: Action = simple[name](seat)
+    action: Action = SIMPLE_ACTIONS[name](seat)
     return action
+
+
+#: Drawn once in 150 decisions (a double once in 30 turns); otherwise the game goes on.
+_RARE = frozenset({"resign", "abandon", "timeout"})
+
+
+@st.composite
+def match_records(draw: st.DrawFn, options: TableOptions) -> MatchRecord:
+    """A short match of random legal actions: Hypothesis draws the dice and the choices."""
+    match = Match(options)
+    for _ in range(draw(st.integers(0, 300))):
+        state = match.state
+        if state.over:
+            break
+        allowed = [(seat, name) for seat, names in allowed_actions(state).items() for name in names]
+        doubles = [(seat, name) for seat, name in allowed if name == "double"]
+        rare = [(seat, name) for seat, name in allowed if name in _RARE]
+        common = [(seat, name) for seat, name in allowed if name not in _RARE and name != "double"]
+        if doubles and draw(st.integers(0, 29)) == 17:
+            pool = doubles
+        elif rare and (not common or draw(st.integers(0, 149)) == 75):
+            pool = rare
+        else:
+            pool = common
+        seat, name = draw(st.sampled_from(pool))
+        g = state.game
+        action: Action
+        if name == "roll":
+            action = Roll(seat, Dice(draw(st.integers(1, 6)), draw(st.integers(1, 6))))
+        elif name == "move":
+            assert g.dice is not None
+            moves = g.position.legal_moves(g.dice)
+            action = Play(seat, str(moves[draw(st.integers(0, len(moves) - 1))]))
+        elif name == "resign":
+            if g.rejected[seat] >= 3:
+                continue
+            action = Resign(seat, draw(st.integers(g.rejected[seat] + 1, 3)))
+        else:
+            action = SIMPLE_ACTIONS[name](seat)
+        match.push(action)
+    return match.record()

@@ -6,7 +6,7 @@ import pytest
 
 from gammon.cli import main
 from gammon.match import DiceRecord, Match, Play, Roll, TableOptions
-from gammon.match.dice import VerifiableDice
+from gammon.match.fairdice import VerifiableDice
 
 
 def _played_log(tmp_path: Path, *, tamper: bool = False, reveal: bool = True) -> Path:

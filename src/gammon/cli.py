@@ -117,7 +117,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_verify_dice(args: argparse.Namespace) -> int:
     from gammon.match.actions import Roll
-    from gammon.match.dice import DICE_SCHEME, verify_rolls
+    from gammon.match.fairdice import DICE_SCHEME, verify_rolls
     from gammon.match.record import read_log
 
     try:
@@ -153,7 +153,7 @@ def cmd_verify_dice(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    from gammon.match.matfile import convert_file
+    from gammon.match.formats import convert_file
 
     try:
         print(convert_file(args.source, args.target))
@@ -164,7 +164,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     try:
-        from gammon.bots.analysis_cli import run
+        from gammon.bots.analysis.cli import run
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise GammonError(
             f"gammon analyse needs the bot extra (pip install 'gammon[bot]'): {exc}"
@@ -346,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     try:
-        from gammon.bots.analysis_cli import add_arguments as add_analysis_arguments
+        from gammon.bots.analysis.cli import add_arguments as add_analysis_arguments
     except ImportError:  # pragma: no cover - without the bot extra
         p.add_argument("file")
     else:

@@ -17,6 +17,7 @@ __all__ = [
     "GammonError",
     "IllegalActionError",
     "IllegalMoveError",
+    "InsufficientBalanceError",
     "InvalidNotationError",
     "InvalidOptionsError",
     "InvalidPositionError",
@@ -65,6 +66,13 @@ class IllegalActionError(GammonError, ValueError):
     """An action that is not allowed now: doubling after rolling, acting out of turn."""
 
     code = "illegal_action"
+
+
+class InsufficientBalanceError(IllegalActionError):
+    """A cube taken (or beavered, raccooned) by a player whose balance does not cover
+    the table's largest loss in one game (seed 004's admission rule)."""
+
+    code = "insufficient_balance"
 
 
 class InvalidSeedError(GammonError, ValueError):

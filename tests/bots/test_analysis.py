@@ -24,10 +24,10 @@ from gammon.bots.analysis import (
     Decision,
     MatchAnalysis,
     PlayerStats,
-    _SageScorer,
     mark_for,
 )
-from gammon.bots.analysis_cli import add_arguments, format_report, load_record, run
+from gammon.bots.analysis.cli import add_arguments, format_report, load_record, run
+from gammon.bots.analysis.scorer import SageScorer
 from gammon.bots.evaluator import BgsageEvaluator
 from gammon.bots.seat import choose_action
 from gammon.dice import ALL_ROLLS, Dice
@@ -405,7 +405,7 @@ def test_the_bots_own_play_is_not_an_error(analyzer: Analyzer) -> None:
 def test_sage_batch_agrees_with_the_evaluator() -> None:
     """The batch path gives exactly BgsageEvaluator.evaluate_after_move's numbers."""
     evaluator = BgsageEvaluator(1, threads=2)
-    scorer = _SageScorer(evaluator, 2)
+    scorer = SageScorer(evaluator, 2)
     rng = random.Random(5)
     jobs = [turn for _ in range(4) for turn in game_positions(rng)][::7][:40]
     for (position, dice), probs in zip(jobs, scorer.score(jobs), strict=True):
@@ -497,7 +497,7 @@ def test_cli_reads_mat_without_suffix(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_cli_reads_sgf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from gammon.match.sgf import match_to_sgf
+    from gammon.match.formats import match_to_sgf
 
     sgf = tmp_path / "match.sgf"
     sgf.write_text(match_to_sgf(load_record(DATA / "tiny.mat")), encoding="utf-8")

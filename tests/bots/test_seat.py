@@ -9,7 +9,7 @@ import pytest
 from gammon import Dice, Position
 from gammon.match import CubeState, Match, MatchState, TableOptions, apply, new_match
 from gammon.match.actions import Double, action_name
-from gammon.match.dice import FixedDice, VerifiableDice
+from gammon.match.fairdice import FixedDice, VerifiableDice
 
 pytest.importorskip("bgsage", reason="the bot needs bgsage (installed by the dev and bot extras)")
 

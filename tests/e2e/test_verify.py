@@ -1,6 +1,6 @@
 """The dice verification page: a real finished match, then pasted and uploaded logs.
 
-The logs made here come from the Python implementation (gammon.match.dice), so the page's
+The logs made here come from the Python implementation (gammon.match.fairdice), so the page's
 WebCrypto code is checked against it over many HMAC blocks.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from e2e.kit import Browse, GammonServer, confirm, create_table, shot, sign_up
-from gammon.match.dice import VerifiableDice
+from gammon.match.fairdice import VerifiableDice
 
 pytestmark = pytest.mark.e2e
 

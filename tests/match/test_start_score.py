@@ -22,8 +22,7 @@ from gammon.match import (
     write_log,
 )
 from gammon.match.engine import apply, new_match
-from gammon.match.matfile import mat_to_record, match_to_mat
-from gammon.match.sgf import match_to_sgf, sgf_to_record
+from gammon.match.formats import mat_to_record, match_to_mat, match_to_sgf, sgf_to_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FIVE = TableOptions(match_length=5)

@@ -73,9 +73,8 @@ def test_plakoto_both_mothers_pinned_is_a_draw() -> None:
 
 @pytest.mark.parametrize("variant", NO_CUBE)
 def test_gnubg_files_take_only_the_backgammon_board(variant: str) -> None:
-    from gammon.match.matfile import match_to_mat
+    from gammon.match.formats import match_to_mat, match_to_sgf
     from gammon.match.record import MatchRecord
-    from gammon.match.sgf import match_to_sgf
 
     record = MatchRecord(
         TableOptions(variant=variant, cube=False, match_length=1),

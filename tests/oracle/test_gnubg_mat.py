@@ -27,8 +27,7 @@ from typing import Any
 import pytest
 
 from gammon.match import Match, MatchRecord, Play, TableOptions, replay
-from gammon.match.matfile import mat_to_record, match_to_mat
-from gammon.match.sgf import match_to_sgf
+from gammon.match.formats import mat_to_record, match_to_mat, match_to_sgf
 from gammon.notation.matchid import xgid_to_gnubg_id
 from strategies import random_action
 

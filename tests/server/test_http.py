@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from gammon.match import Roll
-from gammon.match.dice import verify_rolls
+from gammon.match.fairdice import verify_rolls
 from gammon.match.record import read_log
 from gammon.server.auth import token_hash
 from serverkit import (

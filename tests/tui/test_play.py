@@ -18,7 +18,7 @@ from rich.console import Console
 from gammon.bots.seat import bot_for_level
 from gammon.cli import build_parser, main
 from gammon.match import TableOptions
-from gammon.match.dice import VerifiableDice
+from gammon.match.fairdice import VerifiableDice
 from gammon.tui.play import Quit, TerminalGame, scripted
 
 SEED = "11" * 32

@@ -5,7 +5,7 @@ and the terminal can seat a bot like a person.  Rolls draw from the given dice
 source (the server passes its verifiable dice).
 
 >>> from gammon.match import TableOptions, new_match
->>> from gammon.match.dice import FixedDice
+>>> from gammon.match.fairdice import FixedDice
 >>> state = new_match(TableOptions(match_length=3))
 >>> choose_action(state, 0, "expert", dice=FixedDice(["31"]))  # doctest: +SKIP
 Roll(player=0, dice=Dice(3, 1))
@@ -35,8 +35,8 @@ from gammon.match.actions import (
     Roll,
     Take,
 )
-from gammon.match.dice import DiceSource, SystemDice
 from gammon.match.engine import abandon_result, allowed_actions, to_act
+from gammon.match.fairdice import DiceSource, SystemDice
 from gammon.match.state import MatchState
 from gammon.move import Move
 from gammon.position import Position

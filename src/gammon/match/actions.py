@@ -11,16 +11,22 @@ Roll(player=0, dice=Dice(3, 1))
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from types import MappingProxyType
+from typing import Any, Final, Literal
 
 from gammon.dice import Dice
 from gammon.errors import InvalidNotationError
 
 __all__ = [
+    "ACTIONS",
     "Abandon",
     "AcceptResign",
     "Action",
+    "ActionField",
+    "ActionName",
+    "ActionSpec",
     "Beaver",
     "Double",
     "Drop",
@@ -32,6 +38,7 @@ __all__ = [
     "Take",
     "Timeout",
     "action_from_dict",
+    "action_name",
     "action_to_dict",
 ]
 
@@ -131,37 +138,120 @@ Action = (
     | Timeout
 )
 
-_NAMES: Final[dict[type, str]] = {
-    Roll: "roll",
-    Play: "move",
-    Double: "double",
-    Take: "take",
-    Drop: "drop",
-    Beaver: "beaver",
-    Raccoon: "raccoon",
-    Resign: "resign",
-    AcceptResign: "accept_resign",
-    RejectResign: "reject_resign",
-    Abandon: "abandon",
-    Timeout: "timeout",
-}
-_TYPES: Final[dict[str, type]] = {name: cls for cls, name in _NAMES.items()}
+#: Every action's name in logs and the protocol (``ACTIONS`` has one entry for each).
+ActionName = Literal[
+    "roll",
+    "move",
+    "double",
+    "take",
+    "drop",
+    "beaver",
+    "raccoon",
+    "resign",
+    "accept_resign",
+    "reject_resign",
+    "abandon",
+    "timeout",
+]
 
 
-def action_name(action: Action) -> str:
-    """The action's type name in logs and the protocol (``roll``, ``move``, ``double``, ...)."""
-    return _NAMES[type(action)]
+@dataclass(frozen=True, slots=True)
+class ActionField:
+    """A field an action carries besides ``player``, as written in a dict.
+
+    ``kind`` says how it is written: ``dice`` as text like ``"31"``, ``text`` as a
+    string of at most ``longest`` characters, ``int`` as an integer from ``low`` to
+    ``high``.  ``from_client`` is False for what the server fills in (the dice).
+    """
+
+    name: str
+    kind: Literal["dice", "text", "int"]
+    from_client: bool = True
+    longest: int = 0
+    low: int = 0
+    high: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One registered action: its name, its class and the fields it carries.
+
+    ``client`` is False for an action only the server submits (``timeout``).
+    """
+
+    name: ActionName
+    cls: Callable[..., Action]
+    fields: tuple[ActionField, ...] = ()
+    client: bool = True
+
+
+def _spec(name: ActionName, cls: Callable[..., Action], *fields: ActionField) -> ActionSpec:
+    return ActionSpec(name, cls, fields, client=name != "timeout")
+
+
+#: The registry of actions, by name: the only list of them.  Everything else
+#: (:func:`action_to_dict`, :func:`action_from_dict`, the engine's allowed actions, the
+#: server's client messages, docs/protocol.md's check) is derived from it.
+#:
+#: >>> [name for name, spec in ACTIONS.items() if not spec.client]
+#: ['timeout']
+#: >>> [f.name for f in ACTIONS["move"].fields]
+#: ['move']
+ACTIONS: Final[Mapping[str, ActionSpec]] = MappingProxyType(
+    {
+        spec.name: spec
+        for spec in (
+            _spec("roll", Roll, ActionField("dice", "dice", from_client=False)),
+            _spec("move", Play, ActionField("move", "text", longest=200)),
+            _spec("double", Double),
+            _spec("take", Take),
+            _spec("drop", Drop),
+            _spec("beaver", Beaver),
+            _spec("raccoon", Raccoon),
+            _spec("resign", Resign, ActionField("level", "int", low=1, high=3)),
+            _spec("accept_resign", AcceptResign),
+            _spec("reject_resign", RejectResign),
+            _spec("abandon", Abandon),
+            _spec("timeout", Timeout),
+        )
+    }
+)
+_BY_CLASS: Final[Mapping[object, ActionSpec]] = MappingProxyType(
+    {spec.cls: spec for spec in ACTIONS.values()}
+)
+
+
+def action_name(action: Action) -> ActionName:
+    """The action's type name in logs and the protocol (``roll``, ``move``, ``double``, ...).
+
+    >>> action_name(Double(0))
+    'double'
+    """
+    return _BY_CLASS[type(action)].name
+
+
+def _write(field: ActionField, value: Any) -> Any:
+    if field.kind == "dice":
+        return f"{value.d1}{value.d2}"
+    return value
+
+
+def _read(spec: ActionSpec, field: ActionField, value: Any) -> Any:
+    if field.kind == "dice":
+        if not isinstance(value, str):
+            raise InvalidNotationError(f"{spec.name} needs dice like '31', got {value!r}"[:200])
+        return Dice.parse(value)
+    if field.kind == "text" and not isinstance(value, str):
+        raise InvalidNotationError(f"{spec.name} needs text, got {value!r}"[:200])
+    return value  # an int: the action checks its range itself
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     """A JSON-ready dict of an action."""
-    data: dict[str, Any] = {"type": _NAMES[type(action)], "player": action.player}
-    if isinstance(action, Roll):
-        data["dice"] = f"{action.dice.d1}{action.dice.d2}"
-    elif isinstance(action, Play):
-        data["move"] = action.move
-    elif isinstance(action, Resign):
-        data["level"] = action.level
+    spec = _BY_CLASS[type(action)]
+    data: dict[str, Any] = {"type": spec.name, "player": action.player}
+    for field in spec.fields:
+        data[field.name] = _write(field, getattr(action, field.name))
     return data
 
 
@@ -174,39 +264,21 @@ def action_from_dict(data: Any) -> Action:
     Traceback (most recent call last):
     ...
     gammon.errors.InvalidNotationError: unknown action type 'fly'
+    >>> action_from_dict({"type": "move", "player": 1, "move": 8})
+    Traceback (most recent call last):
+    ...
+    gammon.errors.InvalidNotationError: move needs text, got 8
     """
     if not isinstance(data, dict):
         raise InvalidNotationError(f"an action is an object, got {data!r}"[:200])
     kind = data.get("type")
-    cls = _TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
+    spec = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if spec is None:
         raise InvalidNotationError(f"unknown action type {kind!r}"[:200])
-    player = data.get("player")
-    expected = {"type", "player"} | (
-        {"dice"}
-        if cls is Roll
-        else {"move"}
-        if cls is Play
-        else {"level"}
-        if cls is Resign
-        else set()
-    )
-    extra = set(data) - expected
+    extra = set(data) - {"type", "player"} - {field.name for field in spec.fields}
     if extra:
         raise InvalidNotationError(
             f"unexpected fields for {kind}: {', '.join(sorted(map(str, extra)))}"[:200]
         )
-    if cls is Roll:
-        dice = data.get("dice")
-        if not isinstance(dice, str):
-            raise InvalidNotationError(f"roll needs dice like '31', got {dice!r}"[:200])
-        return Roll(player, Dice.parse(dice))  # type: ignore[arg-type]
-    if cls is Play:
-        move = data.get("move")
-        if not isinstance(move, str):
-            raise InvalidNotationError(f"move needs text, got {move!r}"[:200])
-        return Play(player, move)  # type: ignore[arg-type]
-    if cls is Resign:
-        return Resign(player, data.get("level"))  # type: ignore[arg-type]
-    result: Action = cls(player)
-    return result
+    values = [_read(spec, field, data.get(field.name)) for field in spec.fields]
+    return spec.cls(data.get("player"), *values)

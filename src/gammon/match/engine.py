@@ -26,11 +26,12 @@ from dataclasses import replace
 from typing import Final
 
 from gammon.dice import Dice
-from gammon.errors import IllegalActionError
+from gammon.errors import IllegalActionError, InsufficientBalanceError
 from gammon.match.actions import (
     Abandon,
     AcceptResign,
     Action,
+    ActionName,
     Beaver,
     Double,
     Drop,
@@ -43,6 +44,7 @@ from gammon.match.actions import (
     Timeout,
     action_name,
 )
+from gammon.match.events import event
 from gammon.match.options import TableOptions
 from gammon.match.state import (
     CubeState,
@@ -201,7 +203,8 @@ def _can_double(state: MatchState, seat: int) -> str | None:
 
 
 def allowed_actions(state: MatchState) -> dict[int, tuple[str, ...]]:
-    """For each seat that may act now, the names of the actions it may take.
+    """For each seat that may act now, the names of the actions it may take
+    (registered names, :data:`gammon.match.actions.ACTIONS`).
 
     >>> allowed_actions(new_match())
     {0: ('roll', 'abandon'), 1: ('roll', 'abandon')}
@@ -211,7 +214,7 @@ def allowed_actions(state: MatchState) -> dict[int, tuple[str, ...]]:
     if g.phase == "over":
         return result
     for seat in to_act(state):
-        names: list[str] = []
+        names: list[ActionName] = []
         if g.phase in ("opening", "turn"):
             names.append("roll")
             if g.phase == "turn" and _can_double(state, seat) is None:
@@ -302,7 +305,7 @@ def _finish(
                 balances[winner] += amount
                 balances[1 - winner] -= amount
     events.append(
-        Event(
+        event(
             "game_over",
             winner,
             {
@@ -326,7 +329,7 @@ def _finish(
         game=game,
     )
     if over:
-        events.append(Event("match_over", winner, {"score": list(score)}))
+        events.append(event("match_over", winner, {"score": list(score)}))
         return replace(new_state, game=replace(game, phase="over", dice=None))
     return _next_game(new_state, outcome, events)
 
@@ -357,7 +360,7 @@ def _next_game(state: MatchState, last: GameOutcome, events: list[Event]) -> Mat
             starter=starter,
         )
     events.append(
-        Event(
+        event(
             "game_started",
             game.starter,
             {"game": number, "crawford": crawford, "phase": game.phase},
@@ -404,7 +407,7 @@ def _roll(state: MatchState, action: Action, events: list[Event]) -> MatchState:
     seat = action.player
     dice = action.dice
     if g.phase == "opening":
-        events.append(Event("opening_roll", seat, {"dice": [dice.d1, dice.d2]}))
+        events.append(event("opening_roll", seat, {"dice": [dice.d1, dice.d2]}))
         if dice.d1 == dice.d2:
             cube = g.cube
             if (
@@ -415,10 +418,10 @@ def _roll(state: MatchState, action: Action, events: list[Event]) -> MatchState:
                 and cube.value * 2 <= opts.cube_max
             ):
                 cube = CubeState(cube.value * 2, None)
-                events.append(Event("automatic_double", None, {"cube": cube.value}))
+                events.append(event("automatic_double", None, {"cube": cube.value}))
             return replace(state, game=replace(g, cube=cube))
         starter = 0 if dice.d1 > dice.d2 else 1
-        events.append(Event("starts", starter, {"dice": [dice.high, dice.low]}))
+        events.append(event("starts", starter, {"dice": [dice.high, dice.low]}))
         if g.position.variant.opening == "reroll":
             # tavli, acey-deucey, jacquet, long nardy: the winner rolls both dice again
             game = replace(g, phase="turn", turn=starter, starter=starter, dice=None)
@@ -429,7 +432,7 @@ def _roll(state: MatchState, action: Action, events: list[Event]) -> MatchState:
         return _after_roll(replace(state, game=game), events)
     if g.phase != "turn" or g.turn != seat:
         raise _refuse(state, action)
-    events.append(Event("rolled", seat, {"dice": [dice.d1, dice.d2]}))
+    events.append(event("rolled", seat, {"dice": [dice.d1, dice.d2]}))
     return _after_roll(replace(state, game=replace(g, phase="moving", dice=dice)), events)
 
 
@@ -439,7 +442,7 @@ def _after_roll(state: MatchState, events: list[Event]) -> MatchState:
     assert g.dice is not None and g.turn is not None
     if g.position.legal_moves(g.dice):
         return state
-    events.append(Event("no_move", g.turn, {"dice": [g.dice.d1, g.dice.d2]}))
+    events.append(event("no_move", g.turn, {"dice": [g.dice.d1, g.dice.d2]}))
     move = g.position.pass_move(g.dice)
     return _after_move(state, g.position.apply(move), events)
 
@@ -452,7 +455,7 @@ def _play(state: MatchState, action: Action, events: list[Event]) -> MatchState:
     assert g.dice is not None
     move = g.position.parse_move(action.move, g.dice)  # raises IllegalMoveError & co.
     events.append(
-        Event(
+        event(
             "moved",
             action.player,
             {
@@ -481,19 +484,19 @@ def _after_move(
     if g.last_roll:
         # the draw option's final roll has been played (rules.md D10)
         if after.opponent[0] == after.variant.checkers:
-            events.append(Event("draw", None, {"game": g.number}))
+            events.append(event("draw", None, {"game": g.number}))
             return _finish(state, game, None, 0, 0, "draw", events)
         winner = 1 - mover
         result, points = _points(state, abandon_result(after, seat_view=False))
         return _finish(state, game, winner, result, points, "bear_off", events)
     if after.is_drawn():
         # plakoto: both mothers pinned
-        events.append(Event("draw", None, {"game": g.number}))
+        events.append(event("draw", None, {"game": g.number}))
         return _finish(state, game, None, 0, 0, "draw", events)
     outcome = after.result()
     if outcome is None:
         if again:
-            events.append(Event("roll_again", mover, {"game": g.number}))
+            events.append(event("roll_again", mover, {"game": g.number}))
             return replace(
                 state, game=replace(game, phase="turn", turn=mover, position=after.flipped())
             )
@@ -501,7 +504,7 @@ def _after_move(
     # the mover has borne off every checker (or won by plakoto's mother rule)
     opts = state.options
     if opts.draw_last_roll and g.starter == mover and after.opponent[0] == after.variant.checkers:
-        events.append(Event("last_roll", 1 - mover, {"game": g.number}))
+        events.append(event("last_roll", 1 - mover, {"game": g.number}))
         return replace(state, game=replace(game, phase="turn", last_roll=True))
     result, points = _points(state, outcome.points)
     # ``after`` is seen from the mover's opponent: "opponent" is the mover
@@ -516,10 +519,8 @@ def _double(state: MatchState, action: Action, events: list[Event]) -> MatchStat
     if why:
         raise _refuse(state, action, why)
     g = state.game
-    events.append(Event("doubled", action.player, {"cube": g.cube.value * 2}))
-    return replace(
-        state, game=replace(g, phase="doubled", doubler=action.player, value_before=g.cube.value)
-    )
+    events.append(event("doubled", action.player, {"cube": g.cube.value * 2}))
+    return replace(state, game=replace(g, phase="doubled", doubler=action.player))
 
 
 def _responder(state: MatchState, action: Action) -> None:
@@ -531,28 +532,31 @@ def _responder(state: MatchState, action: Action) -> None:
         raise _refuse(state, action)
 
 
-def _check_balance(state: MatchState, seat: int) -> None:
+def _check_balance(state: MatchState, action: Action) -> None:
+    """Seed 004's admission rule, for a match built with balances: the one place it is
+    checked when a player takes, beavers or raccoons."""
     if state.balances is None:
         return
+    seat = action.player
     need = state.options.required_balance()
     if state.balances[seat] < need:
-        raise IllegalActionError(
-            f"player {seat} cannot take: the balance {state.balances[seat]} does not cover "
-            f"stake x cube limit x end coefficient = {need}"
+        raise InsufficientBalanceError(
+            f"player {seat} cannot {action_name(action)}: the balance {state.balances[seat]} "
+            f"does not cover stake x cube limit x end coefficient = {need}"
         )
 
 
 def _take(state: MatchState, action: Action, events: list[Event]) -> MatchState:
     _responder(state, action)
-    _check_balance(state, action.player)
+    _check_balance(state, action)
     g = state.game
     assert g.turn is not None
     if g.phase == "doubled":
         cube = CubeState(g.cube.value * 2, action.player)
     else:  # beaver or raccoon taken: the value was raised when it was offered
         cube = g.cube
-    events.append(Event("took", action.player, {"cube": cube.value, "owner": cube.owner}))
-    return replace(state, game=replace(g, phase="turn", cube=cube, doubler=None, value_before=1))
+    events.append(event("took", action.player, {"cube": cube.value, "owner": cube.owner}))
+    return replace(state, game=replace(g, phase="turn", cube=cube, doubler=None))
 
 
 def _drop(state: MatchState, action: Action, events: list[Event]) -> MatchState:
@@ -564,7 +568,7 @@ def _drop(state: MatchState, action: Action, events: list[Event]) -> MatchState:
         points = g.cube.value
     else:
         points = g.cube.value // 2
-    events.append(Event("dropped", action.player, {"points": points}))
+    events.append(event("dropped", action.player, {"points": points}))
     return _finish(state, replace(g, dice=None), winner, 1, points, "drop", events)
 
 
@@ -576,9 +580,9 @@ def _beaver(state: MatchState, action: Action, events: list[Event]) -> MatchStat
         raise _refuse(state, action, "beavers are not allowed at this table")
     if g.cube.value * 4 > opts.cube_max:
         raise _refuse(state, action, f"a beaver would pass the cube limit ({opts.cube_max})")
-    _check_balance(state, action.player)
+    _check_balance(state, action)
     cube = CubeState(g.cube.value * 4, action.player)
-    events.append(Event("beavered", action.player, {"cube": cube.value}))
+    events.append(event("beavered", action.player, {"cube": cube.value}))
     return replace(state, game=replace(g, phase="beavered", cube=cube))
 
 
@@ -590,9 +594,9 @@ def _raccoon(state: MatchState, action: Action, events: list[Event]) -> MatchSta
         raise _refuse(state, action, "raccoons are not allowed at this table")
     if g.cube.value * 2 > opts.cube_max:
         raise _refuse(state, action, f"a raccoon would pass the cube limit ({opts.cube_max})")
-    _check_balance(state, action.player)
+    _check_balance(state, action)
     cube = CubeState(g.cube.value * 2, g.cube.owner)
-    events.append(Event("raccooned", action.player, {"cube": cube.value}))
+    events.append(event("raccooned", action.player, {"cube": cube.value}))
     return replace(state, game=replace(g, phase="raccooned", cube=cube))
 
 
@@ -608,7 +612,7 @@ def _resign(state: MatchState, action: Action, events: list[Event]) -> MatchStat
             f"a resignation at level {g.rejected[action.player]} was rejected this game; "
             "offer a higher level or play on",
         )
-    events.append(Event("resign_offered", action.player, {"level": action.level}))
+    events.append(event("resign_offered", action.player, {"level": action.level}))
     return replace(
         state,
         game=replace(
@@ -628,7 +632,7 @@ def _accept_resign(state: MatchState, action: Action, events: list[Event]) -> Ma
     winner = action.player
     result, points = _points(state, g.resign_level)
     events.append(
-        Event("resign_accepted", action.player, {"level": g.resign_level, "points": points})
+        event("resign_accepted", action.player, {"level": g.resign_level, "points": points})
     )
     return _finish(state, replace(g, dice=None), winner, result, points, "resign", events)
 
@@ -638,7 +642,7 @@ def _reject_resign(state: MatchState, action: Action, events: list[Event]) -> Ma
     if g.phase != "resigning" or action.player not in to_act(state):
         raise _refuse(state, action)
     assert g.resume is not None and g.resigned_by is not None
-    events.append(Event("resign_rejected", action.player, {"level": g.resign_level}))
+    events.append(event("resign_rejected", action.player, {"level": g.resign_level}))
     rejected = list(g.rejected)
     rejected[g.resigned_by] = max(rejected[g.resigned_by], g.resign_level)
     return replace(
@@ -667,7 +671,9 @@ def _abandon(state: MatchState, action: Action, events: list[Event]) -> MatchSta
     level = abandon_result(g.position, seat_view=own_view)
     result, points = _points(state, level)
     reason: EndReason = "timeout" if timeout else "abandon"
-    events.append(Event(reason, seat, {"level": level, "points": points}))
+    events.append(
+        event("timeout" if timeout else "abandon", seat, {"level": level, "points": points})
+    )
     return _finish(state, replace(g, dice=None), 1 - seat, result, points, reason, events)
 
 

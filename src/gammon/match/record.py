@@ -20,7 +20,6 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -368,11 +367,6 @@ class Game:
     def push_text(self, text: str, dice: DiceLike) -> Move:
         """Parse and play a move; ``pass`` plays a roll that cannot be played."""
         return self.push(self.position.parse_move(text, Dice.coerce(dice)))
-
-    def push_all(self, moves: Iterable[tuple[str, DiceLike]]) -> None:
-        """Play several ``(text, dice)`` moves."""
-        for text, dice in moves:
-            self.push_text(text, dice)
 
     def pop(self) -> Move:
         """Take back the last move."""

@@ -103,9 +103,8 @@ class GameState:
     #: For each seat, the highest resignation level rejected this game (0 = none);
     #: that seat may offer only a higher level afterwards.
     rejected: tuple[int, int] = (0, 0)
-    #: While a double is pending: the seat that doubled and the value before it.
+    #: While a double is pending: the seat that doubled.
     doubler: int | None = None
-    value_before: int = 1
     #: Plays made in this game.
     plies: int = 0
 

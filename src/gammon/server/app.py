@@ -7,37 +7,24 @@ and stopped with it.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Final
 
-import jinja2
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from gammon.server import web
-from gammon.server.analysis import AnalysisRunner
-from gammon.server.auth import Auth
-from gammon.server.bots import BotRunner
-from gammon.server.bus import Bus, make_bus
-from gammon.server.hub import Hub
-from gammon.server.ratelimit import KeyedLimiter
+from gammon.server.context import Context
 from gammon.server.settings import Settings
+from gammon.server.web import exception_handlers
+from gammon.server.web import routes as http_routes
 from gammon.server.ws import table_socket
-from gammon.storage import Database, Store
 
 __all__ = ["Context", "create_app"]
-
-log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 HERE: Final = Path(__file__).parent
 #: Largest HTTP request body accepted.
@@ -53,92 +40,6 @@ _SECURITY_HEADERS: Final = {
         "base-uri 'none'; form-action 'self'"
     ),
 }
-
-
-class Context:
-    """Everything the routes share, started and stopped by the app's lifespan."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(HERE / "templates"),
-            autoescape=True,
-            undefined=jinja2.StrictUndefined,
-        )
-        self.templates = Jinja2Templates(env=env)
-        self.signin_limiter = KeyedLimiter(rate=0.2, burst=10)
-        #: New accounts, guests and tables per client address.
-        self.create_limiter = KeyedLimiter(
-            rate=settings.create_limit / 60.0, burst=max(1, int(2 * settings.create_limit))
-        )
-        #: Open WebSockets per client address (``--max-sockets``).
-        self.sockets: dict[str, int] = {}
-        self._db: Database | None = None
-        self._store: Store | None = None
-        self._auth: Auth | None = None
-        self._hub: Hub | None = None
-        self._bus: Bus | None = None
-        self._bots: BotRunner | None = None
-        self._analysis: AnalysisRunner | None = None
-
-    @staticmethod
-    def _need(value: T | None) -> T:
-        if value is None:
-            raise RuntimeError("the gammon app is not started (run it under its lifespan)")
-        return value
-
-    @property
-    def db(self) -> Database:
-        """The database (once started)."""
-        return self._need(self._db)
-
-    @property
-    def store(self) -> Store:
-        """The queries (once started)."""
-        return self._need(self._store)
-
-    @property
-    def auth(self) -> Auth:
-        """Accounts and sessions (once started)."""
-        return self._need(self._auth)
-
-    @property
-    def hub(self) -> Hub:
-        """The table actors (once started)."""
-        return self._need(self._hub)
-
-    @property
-    def analysis(self) -> AnalysisRunner:
-        """The match analyses (once started)."""
-        return self._need(self._analysis)
-
-    async def start(self) -> None:
-        """Open the database, migrate it, connect the bus, resume every table in play."""
-        settings = self.settings
-        db = Database(settings.database_url, pool_size=settings.db_pool_size)
-        await asyncio.to_thread(db.migrate)
-        self._db = db
-        self._store = Store(db)
-        self._auth = Auth(db, self._store, settings)
-        self._bus = make_bus(settings.redis_url)
-        self._bots = BotRunner(settings.bot_workers)
-        self._analysis = AnalysisRunner(settings.bot_workers)
-        self._hub = Hub(settings, db, self._store, self._bus, self._bots)
-        await self._hub.start()
-        log.info(
-            "gammon started (%s, %s)", db.dialect, "redis" if settings.redis_url else "one process"
-        )
-
-    async def stop(self) -> None:
-        """Close connections, stop the actors, the bot pool and the database."""
-        if self._hub is not None:
-            await self._hub.stop()
-        if self._bots is not None:
-            await asyncio.to_thread(self._bots.close)
-        if self._analysis is not None:
-            await asyncio.to_thread(self._analysis.close)
-        if self._db is not None:
-            await asyncio.to_thread(self._db.close)
 
 
 class _SecurityHeaders:
@@ -176,7 +77,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await ctx.stop()
 
     routes = [
-        *web.routes(),
+        *http_routes(),
         WebSocketRoute("/ws/table/{table_id}", table_socket),
         Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
     ]
@@ -184,7 +85,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(_SecurityHeaders)],
-        exception_handlers=web.exception_handlers(),
+        exception_handlers=exception_handlers(),
         max_body_size=MAX_BODY,
     )
     app.state.gammon = ctx

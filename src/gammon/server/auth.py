@@ -21,6 +21,7 @@ import re
 import secrets
 import time
 from typing import Final
+from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -36,6 +37,7 @@ __all__ = [
     "check_password",
     "check_username",
     "now_ms",
+    "origin_allowed",
     "token_hash",
 ]
 
@@ -166,3 +168,19 @@ class Auth:
         if not await self._verify(user.password_hash, password[:200]):
             raise ServerError("bad_credentials", "wrong user name or password")
         return user
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a browser ``Origin`` may talk to this server (no ``Origin``: not a browser).
+
+    >>> origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", ())
+    True
+    >>> origin_allowed("https://evil.example", "127.0.0.1:8000", ())
+    False
+    """
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    netloc = urlsplit(origin).netloc
+    return bool(host) and netloc.lower() == (host or "").lower()

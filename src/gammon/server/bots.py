@@ -17,7 +17,7 @@ from typing import Final
 
 from gammon.dice import Dice
 from gammon.match import Action, MatchState
-from gammon.match.dice import FixedDice
+from gammon.match.fairdice import FixedDice
 
 __all__ = ["BOT_LEVELS", "BotRunner", "bots_available", "choose_in_worker"]
 

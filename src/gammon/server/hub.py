@@ -77,7 +77,7 @@ class Hub:
             try:
                 actor = await self.get(table_id)
                 if actor is not None and restarted:
-                    await actor.call(actor.resume)
+                    await actor.call(actor.autopilot.resume)
             except Exception:
                 log.exception("could not resume table %s", table_id)
         if live:
@@ -213,11 +213,11 @@ class Hub:
         actor = await self.get(table_id)
         assert actor is not None
         try:
-            await actor.call(lambda: actor.sit_user(user, request.seat))
+            await actor.call(lambda: actor.seating.sit_user(user, request.seat))
         except Exception:
-            await actor.call(actor.close_if_empty)
+            await actor.call(actor.seating.close_if_empty)
             raise
         if request.opponent == "bot":
-            await actor.call(lambda: actor.sit_bot(1 - request.seat, request.bot_level))
+            await actor.call(lambda: actor.seating.sit_bot(1 - request.seat, request.bot_level))
         assert actor.state is not None
         return actor.state

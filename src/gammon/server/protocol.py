@@ -18,20 +18,25 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Final
 
 from gammon import __version__
 from gammon.errors import GammonError
+from gammon.match.actions import ACTIONS, ActionField, ActionSpec
 
 __all__ = [
     "ACTION_TYPES",
     "CHAT_MAX",
+    "CLIENT_MESSAGES",
     "HTTP_STATUS",
     "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
     "SERVER_NAME",
     "ClientMessage",
+    "MessageSpec",
     "ServerError",
     "clean_chat",
     "error_code",
@@ -45,22 +50,10 @@ PROTOCOL_VERSION: Final = 1
 SERVER_NAME: Final = f"gammon {__version__}"
 #: Longest chat message, in characters.
 CHAT_MAX: Final = 500
-#: Game actions a player may send (``timeout`` is the server's alone).
-ACTION_TYPES: Final = frozenset(
-    {
-        "roll",
-        "move",
-        "double",
-        "take",
-        "drop",
-        "beaver",
-        "raccoon",
-        "resign",
-        "accept_resign",
-        "reject_resign",
-        "abandon",
-    }
-)
+#: Game actions a player may send (``timeout`` is the server's alone): from the registry.
+ACTION_TYPES: Final = frozenset(name for name, spec in ACTIONS.items() if spec.client)
+#: The messages the server sends (docs/protocol.md, "Server to client").
+SERVER_MESSAGES: Final = ("welcome", "event", "state", "presence", "ack", "steps", "pong", "error")
 
 #: The HTTP status of each error code (docs/protocol.md, "Error codes").
 HTTP_STATUS: Final[dict[str, int]] = {
@@ -182,34 +175,58 @@ _VERSION = _int("version", 0, 2**31)
 _PLAYER = _int("player", 0, 1)
 _MAX_INT: Final = 2**53
 
-#: For each message type, its fields (all optional unless listed in _REQUIRED).
-_SCHEMA: Final[dict[str, dict[str, Callable[[Any], Any]]]] = {
-    "hello": {
-        "protocol": _int("protocol", 0, 2**31),
-        "last_version": _optional_int("last_version", 0, 2**31),
-        "client_seed": _text("client_seed", 1000),
-    },
-    "ping": {},
-    "client_seed": {"seed": _text("seed", 1000)},
-    "steps": {"played": _played},
-    "chat": {"text": _text("text", 4 * CHAT_MAX)},
-    "sit": {"seat": _int("seat", 0, 1)},
-    "leave": {},
-    "move": {"move": _text("move", 200), "version": _VERSION, "player": _PLAYER},
-    "resign": {"level": _int("level", 1, 3), "version": _VERSION, "player": _PLAYER},
-    **{
-        name: {"version": _VERSION, "player": _PLAYER} for name in ACTION_TYPES - {"move", "resign"}
-    },
-}
-_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
-    "hello": ("protocol",),
-    "client_seed": ("seed",),
-    "steps": ("played",),
-    "chat": ("text",),
-    "sit": ("seat",),
-    "move": ("move",),
-    "resign": ("level",),
-}
+
+@dataclass(frozen=True, slots=True)
+class MessageSpec:
+    """A client message type: each field's check, and the fields it must have."""
+
+    fields: Mapping[str, Callable[[Any], Any]]
+    required: tuple[str, ...] = ()
+
+
+def _action_field(field: ActionField) -> Callable[[Any], Any]:
+    if field.kind == "int":
+        return _int(field.name, field.low, field.high)
+    return _text(field.name, field.longest)
+
+
+def _action_message(spec: ActionSpec) -> MessageSpec:
+    """An action's message: its fields the client gives, ``version`` and ``player``."""
+    given = [f for f in spec.fields if f.from_client]
+    checks = {f.name: _action_field(f) for f in given}
+    return MessageSpec(
+        {**checks, "version": _VERSION, "player": _PLAYER}, tuple(f.name for f in given)
+    )
+
+
+#: The registry of client messages (docs/protocol.md, "Client to server"): the
+#: table's own messages, then every action a player may send (from ``ACTIONS``).
+CLIENT_MESSAGES: Final[Mapping[str, MessageSpec]] = MappingProxyType(
+    {
+        "hello": MessageSpec(
+            {
+                "protocol": _int("protocol", 0, 2**31),
+                "last_version": _optional_int("last_version", 0, 2**31),
+                "client_seed": _text("client_seed", 1000),
+            },
+            ("protocol",),
+        ),
+        "ping": MessageSpec({}),
+        "client_seed": MessageSpec({"seed": _text("seed", 1000)}, ("seed",)),
+        "steps": MessageSpec({"played": _played}, ("played",)),
+        "chat": MessageSpec({"text": _text("text", 4 * CHAT_MAX)}, ("text",)),
+        "sit": MessageSpec({"seat": _int("seat", 0, 1)}, ("seat",)),
+        "leave": MessageSpec({}),
+        **{name: _action_message(spec) for name, spec in ACTIONS.items() if spec.client},
+    }
+)
+#: What the server fills in itself, per action: a client sending it is ``forbidden``.
+_SERVER_FIELDS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
+    {
+        name: frozenset(f.name for f in spec.fields if not f.from_client)
+        for name, spec in ACTIONS.items()
+    }
+)
 
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -266,25 +283,26 @@ def parse_client_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
 
 def _check(data: dict[str, Any], msg_id: str | int | None) -> ClientMessage:
     kind = data.get("type")
-    if kind == "timeout":
-        raise ServerError("forbidden", "only the server's clock submits a timeout")
-    if not isinstance(kind, str) or kind not in _SCHEMA:
+    spec = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        if isinstance(kind, str) and kind in ACTIONS:  # an action only the server submits
+            raise ServerError("forbidden", f"only the server's clock submits a {kind}")
         shown = kind if isinstance(kind, str) else type(kind).__name__
         raise _bad(f"unknown message type {shown[:40]!r}")
-    if kind == "roll" and "dice" in data:
+    assert isinstance(kind, str)
+    if _SERVER_FIELDS.get(kind, frozenset()) & data.keys():
         raise ServerError("forbidden", "the server rolls the dice: a roll message has no dice")
-    schema = _SCHEMA[kind]
     fields: dict[str, Any] = {}
     for name, value in data.items():
         if name in ("type", "id"):
             continue
-        check = schema.get(name)
+        check = spec.fields.get(name)
         if check is None:
             if kind == "hello":
                 continue  # hello may carry fields of later protocol versions
             raise _bad(f"unexpected field {str(name)[:40]!r} in a {kind} message")
         fields[name] = check(value)
-    for name in _REQUIRED.get(kind, ()):
+    for name in spec.required:
         if name not in fields:
             raise _bad(f"a {kind} message needs {name}")
     return ClientMessage(kind, msg_id, fields)

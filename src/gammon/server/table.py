@@ -22,11 +22,11 @@ every time, in every process.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Final, Literal
 
-from gammon.dice import Dice
-from gammon.errors import IllegalActionError
 from gammon.match import (
     Action,
     MatchState,
@@ -39,7 +39,8 @@ from gammon.match import (
     new_match,
     to_act,
 )
-from gammon.match.dice import DICE_SCHEME, VerifiableDice
+from gammon.match.fairdice import DICE_SCHEME
+from gammon.server.journal import JOURNAL, EntryKind, check_entry
 from gammon.server.protocol import ServerError
 
 __all__ = [
@@ -53,7 +54,6 @@ __all__ = [
     "escrow_due",
     "initial_state",
     "is_fresh_game",
-    "next_dice",
     "reduce",
 ]
 
@@ -168,6 +168,144 @@ def _escrow_after(state: TableState, old: MatchState, new: MatchState) -> TableS
     return replace(state, escrow=(escrow[0], escrow[1]))
 
 
+def _sit(state: TableState, data: dict[str, Any], at: int) -> TableState:
+    seat = data["seat"]
+    if state.status != "waiting" or state.seats[seat] is not None:
+        raise ServerError("seat_taken", f"seat {seat} is not free")
+    seats = list(state.seats)
+    seats[seat] = _seat(data)
+    escrow = list(state.escrow)
+    escrow[seat] = int(data.get("escrow", 0))
+    return replace(state, seats=(seats[0], seats[1]), escrow=(escrow[0], escrow[1]))
+
+
+def _leave(state: TableState, data: dict[str, Any], at: int) -> TableState:
+    seat = data["seat"]
+    if state.status != "waiting":
+        raise ServerError("illegal_action", "only a waiting table's seats can be left")
+    seats = list(state.seats)
+    seats[seat] = None
+    escrow = list(state.escrow)
+    escrow[seat] = 0
+    return replace(state, seats=(seats[0], seats[1]), escrow=(escrow[0], escrow[1]))
+
+
+def _start(state: TableState, data: dict[str, Any], at: int) -> TableState:
+    if state.status != "waiting" or None in state.seats:
+        raise ServerError("illegal_action", "a match starts when both seats are taken")
+    balances = data.get("balances")
+    bal = (int(balances[0]), int(balances[1])) if balances is not None else None
+    match = new_match(state.options, bal)
+    reserve = 0
+    if state.options.clock is not None:
+        reserve = round(state.options.clock.reserve(state.options.match_length) * 1000)
+    players = data["players"]
+    given = data.get("seeds") or [None, None]
+    return replace(
+        state,
+        status="playing",
+        match=match,
+        commitment=str(data["commitment"]),
+        players=(str(players[0]), str(players[1])),
+        balances=bal,
+        reserves=(reserve, reserve),
+        clock_seat=None,
+        clock_since=at,
+        seeds=(
+            str(given[0]) if given[0] is not None else None,
+            str(given[1]) if given[1] is not None else None,
+        ),
+    )
+
+
+def _seed_given(state: TableState, data: dict[str, Any], at: int) -> TableState:
+    if state.status != "playing" or state.locked:
+        raise ServerError("seeds_locked", "the dice are locked: the first roll was made")
+    seeds = list(state.seeds)
+    seeds[data["seat"]] = str(data["seed"])
+    return replace(state, seeds=(seeds[0], seeds[1]))
+
+
+def _escrow(state: TableState, data: dict[str, Any], at: int) -> TableState:
+    seat = data["seat"]
+    if state.status != "playing":
+        raise ServerError("illegal_action", "escrow is topped up during a session only")
+    escrow = list(state.escrow)
+    escrow[seat] += int(data["amount"])
+    return replace(state, escrow=(escrow[0], escrow[1]))
+
+
+def _resume(state: TableState, data: dict[str, Any], at: int) -> TableState:
+    if state.status != "playing":
+        raise ServerError("illegal_action", "only a table in play resumes")
+    return replace(state, clock_since=at + int(data.get("grace", 0)))
+
+
+def _chat(state: TableState, data: dict[str, Any], at: int) -> TableState:
+    private = JOURNAL["chat"].private
+    line = {
+        **{k: v for k, v in data.items() if k not in private},
+        "version": state.version + 1,
+        "at": at,
+    }
+    return replace(state, chat=(*state.chat, line)[-CHAT_KEPT:])
+
+
+def _end(state: TableState, data: dict[str, Any], at: int) -> TableState:
+    if state.status == "finished":
+        raise ServerError("table_finished", "the table is already finished")
+    return replace(state, status="finished", result=dict(data), clock_seat=None, escrow=(0, 0))
+
+
+def _created(state: TableState, data: dict[str, Any], at: int) -> TableState:
+    raise ServerError("bad_message", "a table is created only once")
+
+
+def _apply_action(
+    state: TableState, data: dict[str, Any], at: int
+) -> tuple[TableState, list[dict[str, Any]]]:
+    if state.status != "playing" or state.match is None:
+        raise ServerError("illegal_action", "no match is being played at this table")
+    action = action_from_dict(data["action"])
+    transition = apply(state.match, action)
+    events = [{"kind": e.kind, "player": e.player, "data": e.data} for e in transition.events]
+    new = replace(state, match=transition.state)
+    if isinstance(action, Roll):
+        new = replace(new, rolls=state.rolls + 1, locked=True)
+    new = _clock_after(new, transition.state, action, at)
+    return _escrow_after(new, state.match, transition.state), events
+
+
+_Step = Callable[[TableState, dict[str, Any], int], TableState]
+_Reducer = Callable[[TableState, dict[str, Any], int], tuple[TableState, list[dict[str, Any]]]]
+
+
+def _quiet(step: _Step) -> _Reducer:
+    """A reducer for an entry kind that has no engine events."""
+
+    def reducer(state: TableState, data: dict[str, Any], at: int) -> tuple[TableState, list[Any]]:
+        return step(state, data, at), []
+
+    return reducer
+
+
+#: How each registered journal kind (``gammon.server.journal.JOURNAL``) changes a table.
+_REDUCERS: Final[Mapping[EntryKind, _Reducer]] = MappingProxyType(
+    {
+        "created": _quiet(_created),
+        "sit": _quiet(_sit),
+        "leave": _quiet(_leave),
+        "start": _quiet(_start),
+        "seed": _quiet(_seed_given),
+        "action": _apply_action,
+        "escrow": _quiet(_escrow),
+        "resume": _quiet(_resume),
+        "chat": _quiet(_chat),
+        "end": _quiet(_end),
+    }
+)
+
+
 def reduce(
     state: TableState, kind: str, data: dict[str, Any], at: int
 ) -> tuple[TableState, list[dict[str, Any]]]:
@@ -175,102 +313,11 @@ def reduce(
 
     Returns the new state and, for ``action`` entries, the engine's events as
     ``{"kind", "player", "data"}``.  Raises (changing nothing) if the entry is not
-    possible in this state.
+    possible in this state, or is not a registered kind holding what it must
+    (:func:`gammon.server.journal.check_entry`).
     """
-    events: list[dict[str, Any]] = []
-    version = state.version + 1
-    if kind == "sit":
-        seat = data["seat"]
-        if state.status != "waiting" or state.seats[seat] is not None:
-            raise ServerError("seat_taken", f"seat {seat} is not free")
-        seats = list(state.seats)
-        seats[seat] = _seat(data)
-        escrow = list(state.escrow)
-        escrow[seat] = int(data.get("escrow", 0))
-        new = replace(state, seats=(seats[0], seats[1]), escrow=(escrow[0], escrow[1]))
-    elif kind == "leave":
-        seat = data["seat"]
-        if state.status != "waiting":
-            raise ServerError("illegal_action", "only a waiting table's seats can be left")
-        seats = list(state.seats)
-        seats[seat] = None
-        escrow = list(state.escrow)
-        escrow[seat] = 0
-        new = replace(state, seats=(seats[0], seats[1]), escrow=(escrow[0], escrow[1]))
-    elif kind == "start":
-        if state.status != "waiting" or None in state.seats:
-            raise ServerError("illegal_action", "a match starts when both seats are taken")
-        balances = data.get("balances")
-        bal = (int(balances[0]), int(balances[1])) if balances is not None else None
-        match = new_match(state.options, bal)
-        reserve = 0
-        if state.options.clock is not None:
-            reserve = round(state.options.clock.reserve(state.options.match_length) * 1000)
-        players = data["players"]
-        given = data.get("seeds") or [None, None]
-        new = replace(
-            state,
-            status="playing",
-            match=match,
-            commitment=str(data["commitment"]),
-            players=(str(players[0]), str(players[1])),
-            balances=bal,
-            reserves=(reserve, reserve),
-            clock_seat=None,
-            clock_since=at,
-            seeds=(
-                str(given[0]) if given[0] is not None else None,
-                str(given[1]) if given[1] is not None else None,
-            ),
-        )
-    elif kind == "seed":
-        if state.status != "playing" or state.locked:
-            raise ServerError("seeds_locked", "the dice are locked: the first roll was made")
-        seeds = list(state.seeds)
-        seeds[data["seat"]] = str(data["seed"])
-        new = replace(state, seeds=(seeds[0], seeds[1]))
-    elif kind == "action":
-        if state.status != "playing" or state.match is None:
-            raise ServerError("illegal_action", "no match is being played at this table")
-        action = action_from_dict(data["action"])
-        transition = apply(state.match, action)
-        events = [{"kind": e.kind, "player": e.player, "data": e.data} for e in transition.events]
-        new = replace(state, match=transition.state)
-        if isinstance(action, Roll):
-            new = replace(new, rolls=state.rolls + 1, locked=True)
-        new = _clock_after(new, transition.state, action, at)
-        new = _escrow_after(new, state.match, transition.state)
-    elif kind == "escrow":
-        seat = data["seat"]
-        if state.status != "playing":
-            raise ServerError("illegal_action", "escrow is topped up during a session only")
-        escrow = list(state.escrow)
-        escrow[seat] += int(data["amount"])
-        new = replace(state, escrow=(escrow[0], escrow[1]))
-    elif kind == "resume":
-        if state.status != "playing":
-            raise ServerError("illegal_action", "only a table in play resumes")
-        new = replace(state, clock_since=at + int(data.get("grace", 0)))
-    elif kind == "chat":
-        line = {**{k: v for k, v in data.items() if k != "user"}, "version": version, "at": at}
-        new = replace(state, chat=(*state.chat, line)[-CHAT_KEPT:])
-    elif kind == "end":
-        if state.status == "finished":
-            raise ServerError("table_finished", "the table is already finished")
-        new = replace(state, status="finished", result=dict(data), clock_seat=None, escrow=(0, 0))
-    elif kind == "created":
-        raise ServerError("bad_message", "a table is created only once")
-    else:
-        raise ServerError("bad_message", f"unknown journal entry kind {kind!r}")
-    return replace(new, version=version), events
-
-
-def next_dice(state: TableState, server_seed: bytes) -> Dice:
-    """The next roll of the match's verifiable dice (a pure function of the journal)."""
-    if state.match is None:
-        raise IllegalActionError("no match is being played at this table")
-    dice = VerifiableDice(server_seed, state.id, state.seeds_locked, dice_drawn=2 * state.rolls)
-    return dice.roll()
+    new, events = _REDUCERS[check_entry(kind, data).name](state, data, at)
+    return replace(new, version=state.version + 1), events
 
 
 def is_fresh_game(match: MatchState) -> bool:

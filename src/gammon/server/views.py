@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from gammon.geometry import VariantPosition
 from gammon.match import MatchState, TableOptions, allowed_actions, to_act
-from gammon.match.dice import DICE_SCHEME
+from gammon.match.fairdice import DICE_SCHEME
 from gammon.position import Position
 from gammon.server.table import TableState, clock_deadline
 from gammon.variants import get_variant

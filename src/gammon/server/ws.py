@@ -12,13 +12,12 @@ import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Final
-from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket
 
 from gammon.errors import GammonError
 from gammon.move import Step
-from gammon.server.auth import SESSION_COOKIE, now_ms
+from gammon.server.auth import SESSION_COOKIE, now_ms, origin_allowed
 from gammon.server.connection import Connection
 from gammon.server.protocol import (
     PROTOCOL_VERSION,
@@ -32,9 +31,9 @@ from gammon.storage import UserRow
 
 if TYPE_CHECKING:
     from gammon.server.actor import TableActor
-    from gammon.server.app import Context
+    from gammon.server.context import Context
 
-__all__ = ["origin_allowed", "table_socket"]
+__all__ = ["table_socket"]
 
 log = logging.getLogger(__name__)
 
@@ -43,22 +42,6 @@ MAX_VIOLATIONS: Final = 50
 #: Seconds a connection's session is trusted before an action checks it again (so a
 #: socket opened before signing out stops acting as that user).
 SESSION_RECHECK: Final = 1.0
-
-
-def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
-    """Whether a browser ``Origin`` may talk to this server (no ``Origin``: not a browser).
-
-    >>> origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", ())
-    True
-    >>> origin_allowed("https://evil.example", "127.0.0.1:8000", ())
-    False
-    """
-    if origin is None:
-        return True
-    if origin in allowed:
-        return True
-    netloc = urlsplit(origin).netloc
-    return bool(host) and netloc.lower() == (host or "").lower()
 
 
 async def table_socket(websocket: WebSocket) -> None:

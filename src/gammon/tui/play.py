@@ -52,7 +52,7 @@ from gammon.match import (
     Take,
 )
 from gammon.match.actions import Action
-from gammon.match.dice import VerifiableDice
+from gammon.match.fairdice import VerifiableDice
 from gammon.match.options import ClockSettings
 from gammon.match.state import Event
 from gammon.move import Move

@@ -8,7 +8,7 @@ written in the layout of one producer: gnubg 1.07 (its column widths, ``Drops`` 
 a move, forced moves left blank, a resignation after the loser's own move), eXtreme
 Gammon (``; [Key "Value"]`` lines, CRLF, country codes), a money session with a beaver,
 and a match excerpt that ends on a roll with no move.  It prints the expected outcome
-of each file, the table in tests/match/test_mat_corpus.py.  No file was copied from
+of each file, the table in tests/match/formats/test_mat_corpus.py.  No file was copied from
 anywhere.
 """
 
@@ -34,7 +34,7 @@ from gammon.match import (
     Take,
     replay,
 )
-from gammon.match.matfile import Entry, transcripts
+from gammon.match.formats.transcript import Entry, transcripts
 
 HERE = Path(__file__).resolve().parent / "corpus"
 

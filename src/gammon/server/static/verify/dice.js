@@ -23,7 +23,7 @@ export async function sha256Hex(bytes) {
 
 export class LogError extends Error {}
 
-// The commit-reveal scheme this page knows (gammon.match.dice.DICE_SCHEME).
+// The commit-reveal scheme this page knows (gammon.match.fairdice.DICE_SCHEME).
 export const SCHEME = "hmac-sha256-v1";
 
 // Read a gammon action log (JSON lines): the header's dice record, the roll actions in order

@@ -20,7 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from gammon.bots.analysis import (
+from gammon.bots.analysis.analyzer import analyse_match
+from gammon.bots.analysis.model import (
     BLUNDER,
     CLOSE_CUBE,
     DOUBTFUL,
@@ -30,11 +31,10 @@ from gammon.bots.analysis import (
     MatchAnalysis,
     PlayerStats,
     Progress,
-    analyse_match,
 )
 from gammon.bots.bot import LEVELS
 from gammon.errors import GammonError
-from gammon.match.matfile import mat_to_record
+from gammon.match.formats import mat_to_record, sgf_to_record
 from gammon.match.record import MatchRecord, read_log
 
 __all__ = ["add_arguments", "format_report", "load_record", "run"]
@@ -107,8 +107,6 @@ def load_record(path: str | Path) -> MatchRecord:
     if suffix in _LOG_SUFFIXES:
         return read_log(text)
     if suffix == ".sgf" or text.lstrip().startswith("(;"):
-        from gammon.match.sgf import sgf_to_record
-
         return sgf_to_record(text)
     if suffix in _MAT_SUFFIXES or not text.lstrip().startswith("{"):
         return mat_to_record(text)

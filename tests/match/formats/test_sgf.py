@@ -14,7 +14,6 @@ from gammon.match import (
     AcceptResign,
     Beaver,
     Double,
-    Drop,
     Match,
     MatchRecord,
     Play,
@@ -24,12 +23,10 @@ from gammon.match import (
     Roll,
     TableOptions,
     Take,
-    Timeout,
-    allowed_actions,
     replay,
 )
-from gammon.match.actions import Action
-from gammon.match.sgf import match_to_sgf, sgf_games, sgf_to_record
+from gammon.match.formats import match_to_sgf, sgf_games, sgf_to_record
+from strategies import match_records
 
 
 def plays(record: MatchRecord) -> tuple[object, ...]:
@@ -127,7 +124,7 @@ def test_letters_bar_off_and_dances() -> None:
     assert colour == "B" and value[:2] == "61"
     assert sorted([value[2:4], value[4:6]]) == ["ab", "lr"]  # 24/23: a b, 13/7: l r
     # the letter rules on their own
-    from gammon.match.sgf import _letter, _point
+    from gammon.match.formats.sgf import _letter, _point
 
     assert [_letter(0, p) for p in (8, 5, 6, 5)] == list("hefe")
     assert _letter(1, 25) + _letter(1, 18) == "yg"
@@ -180,56 +177,11 @@ OPTIONS = [
     TableOptions(match_length=3, first_move="loser"),
     TableOptions(cube=False),
 ]
-_NAMES = {
-    "double": Double,
-    "take": Take,
-    "drop": Drop,
-    "beaver": Beaver,
-    "raccoon": Raccoon,
-    "accept_resign": AcceptResign,
-    "reject_resign": RejectResign,
-    "abandon": Abandon,
-    "timeout": Timeout,
-}
-
-#: Drawn once in 150 decisions (a double once in 30 turns); otherwise the game goes on.
-_RARE = frozenset({"resign", "abandon", "timeout"})
 
 
-@st.composite
-def random_matches(draw: st.DrawFn) -> MatchRecord:
-    match = Match(draw(st.sampled_from(OPTIONS)))
-    for _ in range(draw(st.integers(0, 300))):
-        state = match.state
-        if state.over:
-            break
-        allowed = [(seat, name) for seat, names in allowed_actions(state).items() for name in names]
-        doubles = [(seat, name) for seat, name in allowed if name == "double"]
-        rare = [(seat, name) for seat, name in allowed if name in _RARE]
-        common = [(seat, name) for seat, name in allowed if name not in _RARE and name != "double"]
-        if doubles and draw(st.integers(0, 29)) == 17:
-            pool = doubles
-        elif rare and (not common or draw(st.integers(0, 149)) == 75):
-            pool = rare
-        else:
-            pool = common
-        seat, name = draw(st.sampled_from(pool))
-        g = state.game
-        action: Action
-        if name == "roll":
-            action = Roll(seat, Dice(draw(st.integers(1, 6)), draw(st.integers(1, 6))))
-        elif name == "move":
-            assert g.dice is not None
-            moves = g.position.legal_moves(g.dice)
-            action = Play(seat, str(moves[draw(st.integers(0, len(moves) - 1))]))
-        elif name == "resign":
-            if g.rejected[seat] >= 3:
-                continue
-            action = Resign(seat, draw(st.integers(g.rejected[seat] + 1, 3)))
-        else:
-            action = _NAMES[name](seat)
-        match.push(action)
-    return match.record()
+def random_matches() -> st.SearchStrategy[MatchRecord]:
+    """A short match of random legal actions at one of :data:`OPTIONS`."""
+    return st.sampled_from(OPTIONS).flatmap(match_records)
 
 
 @settings(max_examples=10, deadline=None)

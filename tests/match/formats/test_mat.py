@@ -29,15 +29,15 @@ from gammon.match import (
     TableOptions,
     Take,
     Timeout,
-    allowed_actions,
     read_log,
     replay,
     write_log,
 )
 from gammon.match.actions import Action
-from gammon.match.matfile import convert_file, mat_to_record, match_to_mat
+from gammon.match.formats import convert_file, mat_to_record, match_to_mat
+from strategies import match_records
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 SAMPLES = sorted((DATA / "mat").glob("*.mat"))
 
 # --------------------------------------------------------------------------- comparing records
@@ -306,56 +306,12 @@ OPTION_SETS = [
     (TableOptions(end_setting="mars"), False),
 ]
 
-#: Drawn once in 150 decisions (a double once in 30 turns); otherwise the game goes on.
-_RARE = frozenset({"resign", "abandon", "timeout"})
-
 
 @st.composite
 def random_matches(draw: st.DrawFn) -> tuple[MatchRecord, bool]:
-    """A short match of random legal actions: Hypothesis draws the dice and the choices."""
+    """A short match of random legal actions, and whether its table can be inferred."""
     options, inferable = draw(st.sampled_from(OPTION_SETS))
-    match = Match(options)
-    for _ in range(draw(st.integers(0, 300))):
-        state = match.state
-        if state.over:
-            break
-        allowed = [(seat, name) for seat, names in allowed_actions(state).items() for name in names]
-        doubles = [(seat, name) for seat, name in allowed if name == "double"]
-        rare = [(seat, name) for seat, name in allowed if name in _RARE]
-        common = [(seat, name) for seat, name in allowed if name not in _RARE and name != "double"]
-        if doubles and draw(st.integers(0, 29)) == 17:
-            pool = doubles
-        elif rare and (not common or draw(st.integers(0, 149)) == 75):
-            pool = rare
-        else:
-            pool = common
-        seat, name = draw(st.sampled_from(pool))
-        g = state.game
-        action: Action
-        if name == "roll":
-            action = Roll(seat, Dice(draw(st.integers(1, 6)), draw(st.integers(1, 6))))
-        elif name == "move":
-            assert g.dice is not None
-            moves = g.position.legal_moves(g.dice)
-            action = Play(seat, str(moves[draw(st.integers(0, len(moves) - 1))]))
-        elif name == "resign":
-            if g.rejected[seat] >= 3:
-                continue
-            action = Resign(seat, draw(st.integers(g.rejected[seat] + 1, 3)))
-        else:
-            action = {
-                "double": Double,
-                "take": Take,
-                "drop": Drop,
-                "beaver": Beaver,
-                "raccoon": Raccoon,
-                "accept_resign": AcceptResign,
-                "reject_resign": RejectResign,
-                "abandon": Abandon,
-                "timeout": Timeout,
-            }[name](seat)
-        match.push(action)
-    return match.record(), inferable
+    return draw(match_records(options)), inferable
 
 
 @settings(max_examples=20, deadline=None)

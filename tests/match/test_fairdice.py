@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from gammon.dice import ALL_ROLLS, Dice
 from gammon.errors import GammonError, IllegalActionError, InvalidNotationError
-from gammon.match.dice import (
+from gammon.match.fairdice import (
     DiceExhaustedError,
     DiceSource,
     DiceVerification,

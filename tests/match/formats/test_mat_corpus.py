@@ -18,9 +18,9 @@ import pytest
 
 from gammon import GammonError, InvalidNotationError
 from gammon.match import AcceptResign, Play, Resign, Roll, replay
-from gammon.match.matfile import convert_file, mat_to_record, match_to_mat
+from gammon.match.formats import convert_file, mat_to_record, match_to_mat
 
-MAT = Path(__file__).resolve().parents[1] / "data" / "mat"
+MAT = Path(__file__).resolve().parents[2] / "data" / "mat"
 
 #: file -> (final score, [(winner, points) for each finished game])
 CORPUS: dict[str, tuple[tuple[int, int], list[tuple[int, int]]]] = {

@@ -24,14 +24,15 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Final
 
 from gammon import __version__
 from gammon.dice import Dice
 from gammon.errors import IllegalActionError, InvalidNotationError, InvalidOptionsError
 from gammon.match.engine import new_match
-from gammon.match.matfile import Entry, Replayer, ReplayError, transcripts
+from gammon.match.formats.replay import Replayer, ReplayError
+from gammon.match.formats.sgftree import SgfGame, sgf_games
+from gammon.match.formats.transcript import Entry, transcripts
 from gammon.match.options import TableOptions
 from gammon.match.record import MatchRecord
 
@@ -126,123 +127,6 @@ def match_to_sgf(record: MatchRecord) -> str:
     return "".join(trees)
 
 
-# --------------------------------------------------------------------------- reading
-
-
-@dataclass(frozen=True, slots=True)
-class SgfGame:
-    """One game tree: the root node's properties and the ``W``/``B`` values of the main line."""
-
-    properties: dict[str, tuple[str, ...]] = field(hash=False)
-    moves: tuple[tuple[str, str], ...]
-    #: The line of each move node, for error messages.
-    lines: tuple[int, ...] = field(default=(), compare=False, repr=False)
-
-
-_IDENT: Final = re.compile(r"[A-Za-z]+")
-
-
-class _Reader:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-
-    def line(self) -> int:
-        return self.text.count("\n", 0, self.pos) + 1
-
-    def fail(self, why: str) -> InvalidNotationError:
-        near = self.text[self.pos : self.pos + 20]
-        return InvalidNotationError(f"SGF line {self.line()}: {why} near {near!r}")
-
-    def peek(self) -> str:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def tree(self) -> list[tuple[int, dict[str, tuple[str, ...]]]]:
-        """A game tree's main line: its nodes, each with its line number."""
-        if self.peek() != "(":
-            raise self.fail("expected '('")
-        self.pos += 1
-        nodes: list[tuple[int, dict[str, tuple[str, ...]]]] = []
-        varied = False
-        while True:
-            c = self.peek()
-            if c == ";" and not varied:
-                self.pos += 1
-                line = self.line()
-                nodes.append((line, self.node()))
-            elif c == "(":
-                branch = self.tree()
-                if not varied:
-                    nodes += branch
-                    varied = True
-            elif c == ")":
-                self.pos += 1
-                return nodes
-            else:
-                raise self.fail("expected ';', '(' or ')'")
-
-    def node(self) -> dict[str, tuple[str, ...]]:
-        props: dict[str, tuple[str, ...]] = {}
-        while True:
-            self.peek()
-            match = _IDENT.match(self.text, self.pos)
-            if match is None:
-                return props
-            self.pos = match.end()
-            values = []
-            while self.peek() == "[":
-                values.append(self.value())
-            if not values:
-                raise self.fail(f"property {match[0]} has no value")
-            props[match[0]] = props.get(match[0], ()) + tuple(values)
-
-    def value(self) -> str:
-        self.pos += 1
-        out = []
-        while self.pos < len(self.text):
-            c = self.text[self.pos]
-            if c == "\\" and self.pos + 1 < len(self.text):
-                out.append(self.text[self.pos + 1])
-                self.pos += 2
-                continue
-            if c == "]":
-                self.pos += 1
-                return "".join(out)
-            out.append(c)
-            self.pos += 1
-        raise self.fail("unterminated property value")
-
-
-def sgf_games(text: str) -> list[SgfGame]:
-    """The game trees of an SGF file (main lines only; variations are skipped).
-
-    >>> sgf_games("(;GM[6]PW[A\\\\]B];W[31hefe];B[double]) (;GM[6])")[0].properties["PW"]
-    ('A]B',)
-    """
-    reader = _Reader(text.removeprefix("\ufeff"))
-    games = []
-    while reader.peek():
-        nodes = reader.tree()
-        if not nodes:
-            raise reader.fail("empty game tree")
-        root = nodes[0][1]
-        if root.get("GM", ("6",)) != ("6",):
-            raise reader.fail(f"GM[{root['GM'][0]}] is not backgammon (GM[6])")
-        moves = []
-        lines = []
-        for line, props in nodes[1:]:
-            for colour in ("W", "B"):
-                for value in props.get(colour, ()):
-                    moves.append((colour, value))
-                    lines.append(line)
-            if {"AE", "AW", "AB"} & set(props):
-                raise InvalidNotationError(f"SGF line {line}: edited positions are not supported")
-        games.append(SgfGame(root, tuple(moves), tuple(lines)))
-    return games
-
-
 def _info(game: SgfGame) -> dict[str, str]:
     info = {}
     for value in game.properties.get("MI", ()):
@@ -291,7 +175,7 @@ def sgf_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
 
     It reads what :func:`match_to_sgf` writes and the move and cube nodes of
     gnubg's files; analysis, comments and other properties are ignored, setup
-    (edited positions) is refused.  As in :func:`gammon.match.matfile.mat_to_record`,
+    (edited positions) is refused.  As in :func:`gammon.match.formats.matread.mat_to_record`,
     each game's first roll gets a synthesised roll-off, and a result the board does
     not show becomes a drop, a resignation or an abandon.  The options come from
     the first root's ``MI`` length and ``RU`` unless given.

@@ -1,0 +1,437 @@
+"""The analysis driver: :class:`Analyzer` and :func:`analyse_match`.
+
+An analysis walks the record (:mod:`~gammon.bots.analysis.walk`), evaluates in
+batches every cube position, every move of every roll at 1-ply
+(:mod:`~gammon.bots.analysis.scorer`) and the best moves again at a deep level,
+then judges each decision (:mod:`~gammon.bots.analysis.judge`) and values each
+roll's luck into a :class:`~gammon.bots.analysis.model.MatchAnalysis`.  What is
+judged and how is told in :mod:`gammon.bots.analysis`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Final
+
+from gammon.bots.analysis.judge import Ranked, graph_point, index_of, judge_checker, judge_cube
+from gammon.bots.analysis.model import (
+    FILTER_MOVES,
+    FILTER_THRESHOLD,
+    LUCK_CANDIDATES,
+    Decision,
+    GameAnalysis,
+    GraphPoint,
+    LuckAdjusted,
+    MatchAnalysis,
+    PlayerStats,
+    Progress,
+    RollLuck,
+)
+from gammon.bots.analysis.scorer import EvaluatorScorer, SageScorer, after_probs, moves_of
+from gammon.bots.analysis.walk import Turn, Walk, walk_record
+from gammon.bots.bot import LEVELS, Bot, Level
+from gammon.bots.equity import EquityModel, ScoreContext
+from gammon.bots.evaluator import BgsageEvaluator, Evaluator, Probabilities
+from gammon.bots.met import MatchEquityTable
+from gammon.dice import ALL_ROLLS, Dice
+from gammon.match.record import MatchRecord
+from gammon.match.state import MatchState
+from gammon.position import Position
+
+__all__ = ["Analyzer", "analyse_match"]
+
+#: 1-ply move jobs per batch call (a progress step).
+_CHUNK: Final = 256
+#: Deep evaluations per batch call (a progress step).
+_DEEP_CHUNK: Final = 64
+#: The rolls a game's opening can give (no doubles).
+_OPENING_ROLLS: Final = tuple(r for r in ALL_ROLLS if not r.is_double)
+
+
+class Analyzer:
+    """Analyses matches at one level; keeps its evaluators between matches.
+
+    ``level`` judges as the bot of that level (:meth:`Bot.with_bgsage`) would:
+    ``beginner``, ``intermediate`` and ``expert`` at 1-ply (the raw bgsage
+    networks; analysis never adds the weaker levels' noise), ``world-class``
+    with a 1-ply filter and then the world-class bot's depth (3-ply with the
+    current bot).  ``plies`` overrides the depth (1..4; ``plies=2`` is XG's
+    "2-ply").  ``threads`` is the number of C++ threads of the batch calls (0 =
+    every core).
+
+    ``bot`` analyses with that bot's evaluators instead (its filter evaluator,
+    or its evaluator, for the 1-ply pass and luck; its evaluator for the deep
+    pass and cube decisions), match equity table and cube life; its noise is
+    ignored.  Without bgsage this is how to analyse with another evaluator.
+    """
+
+    def __init__(
+        self,
+        level: Level = "expert",
+        *,
+        plies: int | None = None,
+        threads: int = 0,
+        bot: Bot | None = None,
+    ) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+        if bot is None:
+            bot = Bot.with_bgsage(level, threads=threads)
+            if plies is not None and plies != _plies(bot.evaluator):
+                if plies not in (1, 2, 3, 4):
+                    raise ValueError(f"plies must be 1, 2, 3 or 4, not {plies!r}")
+                one = bot.filter_evaluator or BgsageEvaluator(1, threads=threads)
+                deep = BgsageEvaluator(plies, threads=threads) if plies > 1 else None
+                bot = Bot(deep or one, level, filter_evaluator=one if deep else None)
+        #: The level named in the results (the bot's).
+        self.level: str = bot.level
+        #: The depth of decisions (the bot's evaluator's ``plies``).
+        self.plies: int = _plies(bot.evaluator)
+        #: Ranks every move (1-ply) and values the rolls for luck.
+        self.first: Evaluator = bot.filter_evaluator or bot.evaluator
+        #: Re-evaluates the best moves and the cube positions, when deeper than ``first``.
+        self.deep: Evaluator | None = bot.evaluator if bot.filter_evaluator is not None else None
+        self.met: MatchEquityTable = bot.met
+        self.cube_life: float = bot.cube_life
+        self.threads = threads
+        self._scorer: EvaluatorScorer | SageScorer
+        if type(self.first) is BgsageEvaluator and self.first.plies == 1:
+            self._scorer = SageScorer(self.first, threads)
+        else:
+            self._scorer = EvaluatorScorer(self.first)
+        self._models: dict[ScoreContext, EquityModel] = {}
+
+    def __repr__(self) -> str:
+        return f"Analyzer(level={self.level!r}, plies={self.plies})"
+
+    # ------------------------------------------------------------------ helpers
+
+    def _model(self, ctx: ScoreContext) -> EquityModel:
+        model = self._models.get(ctx)
+        if model is None:
+            model = EquityModel(ctx, self.met, cube_life=self.cube_life)
+            self._models[ctx] = model
+        return model
+
+    @property
+    def _cube_evaluator(self) -> Evaluator:
+        return self.deep if self.deep is not None else self.first
+
+    def _best_equity(self, ctx: ScoreContext, probs: Sequence[Probabilities]) -> float:
+        """The mover's cubeful equity after the best of these moves (luck's method)."""
+        model = self._model(ctx)
+        if len(probs) > LUCK_CANDIDATES:
+            cubeless = model.after_move_cubeless(probs)
+            top = sorted(range(len(probs)), key=lambda i: -cubeless[i])[:LUCK_CANDIDATES]
+            probs = [probs[i] for i in top]
+        return max(model.after_move(probs))
+
+    def roll_equities(
+        self, position: Position, ctx: ScoreContext, *, opening: bool = False
+    ) -> dict[Dice, float]:
+        """The 1-ply equity after the best play of each roll (larger die first), as luck uses it.
+
+        ``ctx`` is the roller's context; ``opening`` leaves out the doubles.  The
+        luck of a roll is its value here minus the weighted mean (doubles count
+        once, the others twice).
+        """
+        rolls = _OPENING_ROLLS if opening else ALL_ROLLS
+        scored = self._scorer.score([(position, r) for r in rolls])
+        return {r: self._best_equity(ctx, p) for r, p in zip(rolls, scored, strict=True)}
+
+    # ------------------------------------------------------------------ the work
+
+    def analyse(self, record: MatchRecord, progress: Progress | None = None) -> MatchAnalysis:
+        """Analyse a match record (see the module notes for what is judged and how)."""
+        report: Progress = progress if progress is not None else _quiet
+        walk = walk_record(record)
+        cube_probs = self._cube_pass(walk, report)
+        one_ply = self._move_pass(walk, report)
+        ranked, dance_probs = self._rank(walk, one_ply, report)
+        return self._assemble(record, walk, cube_probs, one_ply, ranked, dance_probs)
+
+    def _cube_pass(self, walk: Walk, report: Progress) -> dict[Position, Probabilities]:
+        """Pre-roll probabilities of every position with a cube decision (analysis level)."""
+        positions = list(dict.fromkeys(c.position for c in walk.cubes))
+        out: dict[Position, Probabilities] = {}
+        report("cube", 0, len(positions))
+        for start in range(0, len(positions), _DEEP_CHUNK):
+            chunk = positions[start : start + _DEEP_CHUNK]
+            out.update(zip(chunk, self._cube_evaluator.evaluate(chunk), strict=True))
+            report("cube", len(out), len(positions))
+        return out
+
+    def _move_pass(
+        self, walk: Walk, report: Progress
+    ) -> dict[tuple[Position, Dice], list[Probabilities]]:
+        """1-ply probabilities of every move of every roll of every turn (luck, decisions)."""
+        jobs: dict[tuple[Position, Dice], None] = {}
+        for turn in walk.turns:
+            for roll in _OPENING_ROLLS if turn.opening else ALL_ROLLS:
+                jobs[turn.position, roll] = None
+        for c in walk.checkers:  # a record may lack the Roll (it never does from the engine)
+            jobs[c.position, c.dice.normalized()] = None
+        keys = list(jobs)
+        out: dict[tuple[Position, Dice], list[Probabilities]] = {}
+        report("moves", 0, len(keys))
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            out.update(zip(chunk, self._scorer.score(chunk), strict=True))
+            report("moves", len(out), len(keys))
+        return out
+
+    def _rank(
+        self,
+        walk: Walk,
+        one_ply: dict[tuple[Position, Dice], list[Probabilities]],
+        report: Progress,
+    ) -> tuple[list[Ranked], dict[Position, Probabilities]]:
+        """Every move played, ranked; with a deep level, re-evaluated as the module says.
+
+        Also returns the deep probabilities of the positions after the rolls
+        that could not be played (for the graph); empty at 1-ply.
+        """
+        ranked: list[Ranked] = []
+        wanted: dict[Position, list[tuple[int, int]]] = {}  # after -> [(checker, move index)]
+        origins: dict[Position, Position] = {}
+        for n, c in enumerate(walk.checkers):
+            dice = c.dice.normalized()
+            moves = moves_of(c.position, dice)
+            probs = list(one_ply[c.position, dice])
+            model = self._model(c.ctx)
+            equity = model.after_move(probs)
+            cubeless = model.after_move_cubeless(probs)
+            r = Ranked(moves, probs, equity, cubeless, [1] * len(moves), set())
+            ranked.append(r)
+            if self.deep is None:
+                continue
+            keep = {index_of(moves, c.played)}  # the move played, even a forced one
+            if len(moves) > 1:
+                order = sorted(range(len(moves)), key=lambda i: (-equity[i], -cubeless[i]))
+                best = equity[order[0]]
+                keep.update(i for i in order[:FILTER_MOVES] if best - equity[i] <= FILTER_THRESHOLD)
+            for i in sorted(keep):
+                after = moves[i].position_after()
+                wanted.setdefault(after, []).append((n, i))
+                origins.setdefault(after, c.position)
+        if self.deep is None:
+            return ranked, {}
+        dances: list[Position] = []
+        for turn in walk.turns:
+            if not turn.opening and not turn.position.legal_moves(turn.dice):
+                after = turn.position.apply(turn.position.pass_move(turn.dice))
+                origins.setdefault(after, turn.position)
+                dances.append(after)
+        todo = list(dict.fromkeys([*wanted, *dances]))
+        deep_probs = self._deep_pass(self.deep, todo, origins, report)
+        for after, cases in wanted.items():
+            deep = deep_probs[after]
+            for n, i in cases:
+                r, ctx = ranked[n], walk.checkers[n].ctx
+                model = self._model(ctx)
+                r.probs[i] = deep
+                r.equity[i] = model.after_move([deep])[0]
+                r.cubeless[i] = model.after_move_cubeless([deep])[0]
+                r.plies[i] = self.plies
+                r.deep.add(i)
+        return ranked, {after: deep_probs[after] for after in dances}
+
+    def _deep_pass(
+        self,
+        evaluator: Evaluator,
+        afters: list[Position],
+        origins: dict[Position, Position],
+        report: Progress,
+    ) -> dict[Position, Probabilities]:
+        out: dict[Position, Probabilities] = {}
+        report("deep", 0, len(afters))
+        if type(evaluator) is BgsageEvaluator:
+            # N-ply evaluations do not depend on the board before the move (checked in
+            # the tests), so they go through the batch path in chunks
+            for start in range(0, len(afters), _DEEP_CHUNK):
+                chunk = afters[start : start + _DEEP_CHUNK]
+                out.update(zip(chunk, evaluator.evaluate(chunk), strict=True))
+                report("deep", len(out), len(afters))
+            return out
+        by_origin: dict[Position, list[Position]] = {}
+        for after in afters:
+            by_origin.setdefault(origins[after], []).append(after)
+        for origin, group in by_origin.items():
+            out.update(zip(group, after_probs(evaluator, origin, group), strict=True))
+            report("deep", len(out), len(afters))
+        return out
+
+    # ------------------------------------------------------------------ results
+
+    def _assemble(
+        self,
+        record: MatchRecord,
+        walk: Walk,
+        cube_probs: dict[Position, Probabilities],
+        one_ply: dict[tuple[Position, Dice], list[Probabilities]],
+        ranked: list[Ranked],
+        dance_probs: dict[Position, Probabilities],
+    ) -> MatchAnalysis:
+        decisions: dict[int, list[Decision]] = {g.number: [] for g in walk.games}
+        luck: dict[int, list[RollLuck]] = {g.number: [] for g in walk.games}
+        graph: dict[int, list[GraphPoint]] = {g.number: [] for g in walk.games}
+        checkers = {c.action_index: (c, r) for c, r in zip(walk.checkers, ranked, strict=True)}
+        for turn in walk.turns:
+            luck[turn.game].append(self._luck(turn, one_ply))
+            if not turn.opening and not turn.position.legal_moves(turn.dice):
+                graph[turn.game].append(self._dance_point(turn, one_ply, dance_probs))
+        for c, r in checkers.values():
+            decision, point = judge_checker(c, r, self._model(c.ctx))
+            if decision is not None:
+                decisions[c.game].append(decision)
+            graph[c.game].append(point)
+        for cube in walk.cubes:
+            decision = judge_cube(
+                cube, cube_probs[cube.position], self._model(cube.ctx), self.plies
+            )
+            if decision is not None:
+                decisions[cube.game].append(decision)
+        names = record.players
+        games: list[GameAnalysis] = []
+        for info in walk.games:
+            ds = tuple(sorted(decisions[info.number], key=lambda d: (d.action_index, d.kind)))
+            ls = tuple(sorted(luck[info.number], key=lambda r: r.action_index))
+            gs = tuple(sorted(graph[info.number], key=lambda p: p.action_index))
+            stats = (
+                PlayerStats.collect(0, names[0], ds, ls),
+                PlayerStats.collect(1, names[1], ds, ls),
+            )
+            games.append(
+                GameAnalysis(
+                    info.number,
+                    info.score,
+                    info.crawford,
+                    info.winner,
+                    info.points,
+                    ds,
+                    ls,
+                    gs,
+                    stats,
+                )
+            )
+        all_d = [d for g in games for d in g.decisions]
+        all_l = [r for g in games for r in g.luck]
+        return MatchAnalysis(
+            players=names,
+            match_length=record.options.match_length,
+            variant=record.options.variant,
+            level=self.level,
+            plies=self.plies,
+            luck_plies=1,
+            games=tuple(games),
+            totals=(
+                PlayerStats.collect(0, names[0], all_d, all_l),
+                PlayerStats.collect(1, names[1], all_d, all_l),
+            ),
+            luck_adjusted=self._luck_adjusted(walk, all_l),
+        )
+
+    def _luck(
+        self, turn: Turn, one_ply: dict[tuple[Position, Dice], list[Probabilities]]
+    ) -> RollLuck:
+        rolls = _OPENING_ROLLS if turn.opening else ALL_ROLLS
+        values = {r: self._best_equity(turn.ctx, one_ply[turn.position, r]) for r in rolls}
+        total_weight = sum(r.weight for r in rolls)
+        average = math.fsum(values[r] * r.weight for r in rolls) / total_weight
+        equity = values[turn.dice]
+        model = self._model(turn.ctx)
+        cube = turn.ctx.cube_value
+        scale = (model.value(cube) - model.value(-cube)) / 2.0  # normalised -> result units
+        return RollLuck(
+            turn.game,
+            turn.action_index,
+            turn.ply,
+            turn.player,
+            str(turn.dice),
+            turn.opening,
+            equity,
+            average,
+            equity - average,
+            (equity - average) * scale,
+        )
+
+    def _luck_adjusted(
+        self, walk: Walk, luck: Sequence[RollLuck]
+    ) -> tuple[LuckAdjusted, LuckAdjusted]:
+        """Both players' results over the finished games, as played and less the luck."""
+        assert walk.first is not None and walk.settled is not None
+        first, settled = walk.first, walk.settled
+        finished = {o.number for o in settled.games}
+        out = []
+        for p in (0, 1):
+            if first.options.is_match:
+                result = self._match_chance(settled, p) - self._match_chance(first, p)
+            else:
+                result = float(
+                    sum(
+                        o.points if o.winner == p else -o.points
+                        for o in settled.games
+                        if o.winner is not None
+                    )
+                )
+            net = math.fsum(
+                r.points if r.player == p else -r.points for r in luck if r.game in finished
+            )
+            out.append(LuckAdjusted(p, len(finished), result, net, result - net))
+        return out[0], out[1]
+
+    def _match_chance(self, state: MatchState, player: int) -> float:
+        """``player``'s chance to win the match at the start of ``state``'s game."""
+        if state.over:
+            return 1.0 if state.winner == player else 0.0
+        n = state.options.match_length
+        mine, theirs = n - state.score[player], n - state.score[1 - player]
+        # a 1-away score outside the Crawford game is valued as post-Crawford: the only
+        # such score with no Crawford game behind it is a 1-point match's start
+        one_away = not state.game.crawford and 1 in (mine, theirs)
+        return self.met.match_winning_chance(
+            mine,
+            theirs,
+            crawford_game=state.game.crawford,
+            post_crawford=state.post_crawford or one_away,
+            crawford_rule=state.options.crawford,
+        )
+
+    def _dance_point(
+        self,
+        turn: Turn,
+        one_ply: dict[tuple[Position, Dice], list[Probabilities]],
+        dance_probs: dict[Position, Probabilities],
+    ) -> GraphPoint:
+        after = turn.position.apply(turn.position.pass_move(turn.dice))
+        probs = dance_probs.get(after, one_ply[turn.position, turn.dice][0])
+        return graph_point(
+            self._model(turn.ctx), turn.game, turn.ply + 1, turn.action_index, turn.player, probs
+        )
+
+
+def _plies(evaluator: Evaluator) -> int:
+    """The search depth an evaluator reports (its ``plies``), 1 if it does not say."""
+    plies = getattr(evaluator, "plies", 1)
+    return plies if isinstance(plies, int) else 1
+
+
+def _quiet(stage: str, done: int, total: int) -> None:
+    """A progress callback that reports nothing."""
+
+
+def analyse_match(
+    record: MatchRecord,
+    level: Level = "expert",
+    *,
+    plies: int | None = None,
+    threads: int = 0,
+    progress: Progress | None = None,
+) -> MatchAnalysis:
+    """Analyse a match at ``level`` (see :class:`Analyzer`; it builds the evaluators each call).
+
+    Raises :class:`~gammon.errors.GammonError` subclasses for a record that does
+    not replay.
+    """
+    return Analyzer(level, plies=plies, threads=threads).analyse(record, progress)

@@ -1,0 +1,199 @@
+"""Replaying a match record into what an analysis judges: rolls, checker plays, cube moments.
+
+:func:`walk_record` replays the record once and lists, in order, each game's
+start and result (:class:`GameInfo`), every roll to value for luck
+(:class:`Turn`), every move played (:class:`Checker`) and every cube decision or
+answer (:class:`Cube`), each with the position and the deciding player's
+:class:`~gammon.bots.equity.ScoreContext`.
+
+>>> from gammon.dice import Dice
+>>> from gammon.match import Match, Play, Roll, TableOptions
+>>> m = Match(TableOptions(match_length=3))
+>>> for action in (Roll(0, Dice(3, 1)), Play(0, "8/5 6/5"), Roll(1, Dice(5, 5))):
+...     _ = m.push(action)
+>>> w = walk_record(m.record())
+>>> [(t.player, str(t.dice), t.opening) for t in w.turns]
+[(0, '31', True), (1, '55', False)]
+>>> [(c.player, c.text) for c in w.checkers], [(c.player, c.played) for c in w.cubes]
+([(0, '8/5 6/5')], [(1, 'no double')])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gammon.bots.analysis.model import DecisionKind
+from gammon.bots.equity import ScoreContext
+from gammon.bots.seat import score_context
+from gammon.dice import Dice
+from gammon.match.actions import Beaver, Double, Drop, Play, Roll, Take
+from gammon.match.engine import allowed_actions
+from gammon.match.ids import xgid
+from gammon.match.record import MatchRecord, replay
+from gammon.match.state import MatchState
+from gammon.position import Position
+
+__all__ = ["Checker", "Cube", "GameInfo", "Turn", "Walk", "walk_record"]
+
+
+@dataclass(slots=True)
+class Turn:
+    """A roll to value for luck (and, for the roll actually played, its decision)."""
+
+    game: int
+    action_index: int
+    ply: int
+    player: int
+    position: Position
+    ctx: ScoreContext
+    dice: Dice
+    opening: bool
+
+
+@dataclass(slots=True)
+class Checker:
+    """A move played (a decision when there were at least two legal moves)."""
+
+    game: int
+    action_index: int
+    ply: int
+    player: int
+    position: Position
+    ctx: ScoreContext
+    dice: Dice
+    played: Position  # the position after the move played (opponent on roll)
+    text: str
+    xgid: str
+
+
+@dataclass(slots=True)
+class Cube:
+    """A cube decision (double or not) or an answer to a double."""
+
+    game: int
+    action_index: int
+    ply: int
+    player: int  # who decides
+    doubler: int
+    position: Position  # the doubler on roll
+    ctx: ScoreContext  # the doubler's, cube before the double
+    kind: DecisionKind
+    played: str  # "double", "no double", "take", "drop", "beaver"
+    beaver_allowed: bool
+    xgid: str
+
+
+@dataclass(slots=True)
+class GameInfo:
+    """A game's number, score and Crawford flag at its start, and its result."""
+
+    number: int
+    score: tuple[int, int]
+    crawford: bool
+    winner: int | None = None
+    points: int = 0
+
+
+@dataclass(slots=True)
+class Walk:
+    """Everything a record asks to judge, in order."""
+
+    games: list[GameInfo] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    checkers: list[Checker] = field(default_factory=list)
+    cubes: list[Cube] = field(default_factory=list)
+    #: The state before the first action, and the one after the last finished game.
+    first: MatchState | None = None
+    settled: MatchState | None = None
+
+
+def walk_record(record: MatchRecord) -> Walk:
+    """Replay the record and collect what is to be judged."""
+    states = replay(record)
+    walk = Walk(first=states[0], settled=states[0])
+    for index, action in enumerate(record.actions):
+        s, t = states[index], states[index + 1]
+        g = s.game
+        if not walk.games or walk.games[-1].number != g.number:
+            walk.games.append(GameInfo(g.number, s.score, g.crawford))
+        if len(t.games) > len(s.games):
+            outcome = t.games[-1]
+            walk.games[-1].winner = outcome.winner
+            walk.games[-1].points = outcome.points
+            walk.settled = t
+        if g.last_roll:
+            continue  # the draw option's final roll: no cube, and the game ends
+        if isinstance(action, Roll):
+            _walk_roll(walk, s, index, action)
+        elif isinstance(action, Play):
+            assert g.dice is not None and g.turn is not None
+            move = g.position.parse_move(action.move, g.dice)
+            walk.checkers.append(
+                Checker(
+                    g.number,
+                    index,
+                    g.plies,
+                    g.turn,
+                    g.position,
+                    score_context(s, g.turn),
+                    g.dice,
+                    move.position_after(),
+                    str(move),
+                    xgid(s),
+                )
+            )
+        elif isinstance(action, Double):
+            walk.cubes.append(_cube(s, index, action.player, "cube", "double"))
+        elif isinstance(action, Take | Drop | Beaver) and g.phase == "doubled":
+            played = {Take: "take", Drop: "drop", Beaver: "beaver"}[type(action)]
+            walk.cubes.append(_cube(s, index, action.player, "response", played))
+    return walk
+
+
+def _cube(s: MatchState, index: int, player: int, kind: DecisionKind, played: str) -> Cube:
+    g = s.game
+    doubler = player if kind == "cube" else 1 - player
+    return Cube(
+        g.number,
+        index,
+        g.plies,
+        player,
+        doubler,
+        g.position,
+        score_context(s, doubler),
+        kind,
+        played,
+        "beaver" in allowed_actions(s).get(player, ()) if kind == "response" else False,
+        xgid(s),
+    )
+
+
+def _walk_roll(walk: Walk, s: MatchState, index: int, action: Roll) -> None:
+    g = s.game
+    dice = action.dice
+    if g.phase == "opening":
+        if dice.d1 == dice.d2:
+            return  # a tie: roll again
+        starter = 0 if dice.d1 > dice.d2 else 1
+        walk.turns.append(
+            Turn(
+                g.number,
+                index,
+                0,
+                starter,
+                g.position,
+                score_context(s, starter),
+                dice.normalized(),
+                True,
+            )
+        )
+        return
+    if g.phase != "turn" or g.turn is None:
+        return
+    seat = g.turn
+    ctx = score_context(s, seat)
+    if "double" in allowed_actions(s).get(seat, ()):
+        walk.cubes.append(_cube(s, index, seat, "cube", "no double"))
+    walk.turns.append(
+        Turn(g.number, index, g.plies, seat, g.position, ctx, dice.normalized(), False)
+    )

@@ -1,0 +1,253 @@
+"""The ``.mat`` layout: its columns, eXtreme Gammon's variation tags, and a parser.
+
+:func:`parse_mat` reads the text of a ``.mat`` file into its header, tags and
+games (rows of cells, and the ``Wins`` lines) without replaying anything;
+:mod:`gammon.match.formats.matread` replays what it finds, and
+:mod:`gammon.match.formats.matwrite` writes the same layout.
+
+>>> parsed = parse_mat(" 3 point match\\n\\n Game 1\\n A : 0    B : 0\\n  1) 31: 8/5 6/5   Doubles => 2\\n")
+>>> parsed.length, parsed.games[0].names, parsed.games[0].score
+(3, ('A', 'B'), (0, 0))
+>>> [(c.dice, c.text, c.word, c.value) for c in parsed.games[0].rows[0].cells if c]
+[(Dice(3, 1), '8/5 6/5', None, None), (None, '', 'double', 2)]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from gammon.dice import Dice
+from gammon.errors import InvalidNotationError
+
+__all__ = [
+    "CELL",
+    "FROM_TAG",
+    "RIGHT",
+    "VARIANT_TAGS",
+    "MatCell",
+    "MatFile",
+    "MatGame",
+    "MatRow",
+    "MatWins",
+    "parse_mat",
+]
+#: Where the right-hand column starts (as in gnubg's files and ``tiny.mat``).
+RIGHT: Final = 38
+#: Width of a left-hand move cell: ``"%3d) "`` takes 5 characters, the cell the rest.
+CELL: Final = RIGHT - 5
+
+_HEADER: Final = re.compile(r"^\s*(\d+)\s*-?\s*points?\s+match\b", re.IGNORECASE)
+_MONEY: Final = re.compile(r"^\s*(money|unlimited|cash)\b", re.IGNORECASE)
+_GAME: Final = re.compile(r"^\s*game\s+(\d+)\b", re.IGNORECASE)
+_TAG: Final = re.compile(r'^\s*;\s*\[\s*([^"\]]*?)\s*"(.*)"\s*\]\s*$')
+_ROW: Final = re.compile(r"^\s*(\d+)\)(.*)$")
+_WINS: Final = re.compile(
+    r"^\s*wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?\s*\.?\s*$", re.IGNORECASE
+)
+_SCORE: Final = re.compile(
+    r"^\s*(?P<n0>\S.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>\S.*?)\s*:\s*(?P<s1>\d+)\s*$"
+)
+_ANCHOR: Final = re.compile(
+    r"(?<![\w/*])(?P<dice>[1-6][1-6])\s*:"
+    r"|(?<![\w/])(?P<word>doubles|redoubles|beavers|raccoons|takes|accepts|drops|passes|refuses)\b"
+    r"|(?<![\w/])(?P<wins>wins)\b",
+    re.IGNORECASE,
+)
+_CUBE_VALUE: Final = re.compile(r"^(?:=>|=|->|to)?\s*(\d+)?\s*$", re.IGNORECASE)
+_WORDS: Final = {
+    "doubles": "double",
+    "redoubles": "double",
+    "beavers": "beaver",
+    "raccoons": "raccoon",
+    "takes": "take",
+    "accepts": "take",
+    "drops": "drop",
+    "passes": "drop",
+    "refuses": "drop",
+}
+_COUNTRY: Final = re.compile(r"^(?P<name>.*?)\s*\((?P<code>[A-Z]{2,3})\)$")
+#: eXtreme Gammon's ``; [Variation "..."]`` tag of each variant a ``.mat`` file can hold ...
+VARIANT_TAGS: Final = {
+    "standard": "Backgammon",
+    "nackgammon": "NackGammon",
+    "hypergammon": "HyperGammon",
+    "caucasian": "Caucasian",
+}
+#: ... and the variant of each tag, in lower case.
+FROM_TAG: Final = {tag.lower(): name for name, tag in VARIANT_TAGS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class MatCell:
+    """One entry of a move row: ``dice`` and the move ``text``, or a cube ``word`` and ``value``."""
+
+    line: int
+    column: int
+    raw: str
+    dice: Dice | None = None
+    text: str = ""
+    word: str | None = None
+    value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatRow:
+    """A numbered move row: its left (player 0) and right (player 1) cells."""
+
+    line: int
+    number: int
+    cells: tuple[MatCell | None, MatCell | None]
+
+
+@dataclass(frozen=True, slots=True)
+class MatWins:
+    """A ``Wins N point(s) [and the match]`` result, and the column (seat) it stands in."""
+
+    line: int
+    points: int
+    and_match: bool
+    column: int
+    raw: str = ""
+
+
+@dataclass(slots=True)
+class MatGame:
+    """One ``Game N`` section: names and score line, where its right column starts, rows, result."""
+
+    line: int
+    number: int
+    score: tuple[int, int] | None = None
+    names: tuple[str, str] | None = None
+    right: int = RIGHT
+    rows: list[MatRow] = field(default_factory=list)
+    wins: MatWins | None = None
+
+
+@dataclass(slots=True)
+class MatFile:
+    """A parsed file: match length (0 money, None unsaid), XG tags, games, country codes by seat."""
+
+    length: int | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    games: list[MatGame] = field(default_factory=list)
+    countries: dict[int, str] = field(default_factory=dict)
+
+
+def _bad(line: int, text: str, why: str) -> InvalidNotationError:
+    return InvalidNotationError(f"line {line}: {text.strip()[:80]!r}: {why}")
+
+
+def _split_name(name: str, seat: int, parsed: MatFile) -> str:
+    match = _COUNTRY.match(name)
+    if match and match["name"]:
+        parsed.countries.setdefault(seat, match["code"])
+        return match["name"]
+    return name
+
+
+_WINS_TAIL: Final = re.compile(r"^(\d+)\s+points?(\s+and\s+the\s+match)?\s*\.?\s*$", re.IGNORECASE)
+
+
+def _cells(
+    line: int, body: str, offset: int, split: int
+) -> tuple[tuple[MatCell | None, MatCell | None], MatWins | None]:
+    """The left and right entries of a move row (``body`` starts at column ``offset``),
+    and a ``Wins N points`` written on the same row after them (gnubg writes it so after
+    a drop; online servers after a move)."""
+    anchors = list(_ANCHOR.finditer(body))
+    if body[: anchors[0].start() if anchors else len(body)].strip():
+        raise _bad(line, body, "expected dice such as '31:' or a cube action")
+    wins: MatWins | None = None
+    for i, anchor in enumerate(anchors):
+        if anchor["wins"]:
+            tail = _WINS_TAIL.match(body[anchor.end() :].strip())
+            if tail is None or i + 1 < len(anchors):
+                raise _bad(line, body, "expected 'Wins N point(s)' at the end of the row")
+            column = 0 if offset + anchor.start() < split else 1
+            raw = body[anchor.start() :].strip()
+            wins = MatWins(line, int(tail[1]), bool(tail[2]), column, raw)
+            anchors = anchors[:i]
+            body = body[: anchor.start()]
+            break
+    if len(anchors) > 2:
+        raise _bad(line, body, "more than two entries on one line")
+    cells: list[MatCell] = []
+    for i, anchor in enumerate(anchors):
+        end = anchors[i + 1].start() if i + 1 < len(anchors) else len(body)
+        raw = body[anchor.start() : end].strip()
+        rest = body[anchor.end() : end].strip()
+        column = offset + anchor.start()
+        if anchor["dice"]:
+            dice = Dice(int(anchor["dice"][0]), int(anchor["dice"][1]))
+            cells.append(MatCell(line, column, raw, dice=dice, text=rest))
+        else:
+            value = _CUBE_VALUE.match(rest)
+            if value is None:
+                raise _bad(line, raw, "unreadable cube action")
+            word = _WORDS[anchor["word"].lower()]
+            number = int(value[1]) if value[1] else None
+            cells.append(MatCell(line, column, raw, word=word, value=number))
+    if len(cells) == 2:
+        return (cells[0], cells[1]), wins
+    if not cells:
+        return (None, None), wins
+    return ((cells[0], None) if cells[0].column < split else (None, cells[0])), wins
+
+
+def parse_mat(text: str) -> MatFile:
+    """The layout of a ``.mat`` file; raises :class:`InvalidNotationError` naming a line it cannot read."""
+    parsed = MatFile()
+    game: MatGame | None = None
+    lines = text.removeprefix("\ufeff").splitlines()
+    for number, raw in enumerate(lines, start=1):
+        line = raw.expandtabs(8).rstrip()
+        if not line.strip():
+            continue
+        if line.lstrip().startswith(";"):
+            tag = _TAG.match(line)
+            if tag:
+                parsed.tags[tag[1]] = tag[2]
+            continue
+        if game is None and not parsed.games:
+            header = _HEADER.match(line)
+            if header and parsed.length is None:
+                parsed.length = int(header[1])
+                continue
+            if _MONEY.match(line) and parsed.length is None:
+                parsed.length = 0
+                continue
+        start = _GAME.match(line)
+        if start:
+            game = MatGame(number, int(start[1]))
+            parsed.games.append(game)
+            continue
+        if game is None:
+            raise _bad(number, line, "expected the 'N point match' header or 'Game 1'")
+        row = _ROW.match(line)
+        if row:
+            if game.wins is not None:
+                raise _bad(number, line, f"a move after the result of game {game.number}")
+            split = (game.right + 5) // 2
+            cells, wins_here = _cells(number, row[2], row.start(2), split)
+            game.rows.append(MatRow(number, int(row[1]), cells))
+            game.wins = wins_here
+            continue
+        wins = _WINS.match(line)
+        if wins:
+            if game.wins is not None:
+                raise _bad(number, line, f"a second result for game {game.number}")
+            column = 0 if len(line) - len(line.lstrip()) < (game.right + 5) // 2 else 1
+            game.wins = MatWins(number, int(wins[1]), bool(wins[2]), column, line.strip())
+            continue
+        score = _SCORE.match(line)
+        if score and game.score is None and not game.rows:
+            seat0 = _split_name(score["n0"], 0, parsed)
+            seat1 = _split_name(score["n1"], 1, parsed)
+            game.names = (seat0, seat1)
+            game.score = (int(score["s0"]), int(score["s1"]))
+            game.right = score.start("n1")
+            continue
+        raise _bad(number, line, "not a line of a .mat file")
+    return parsed

@@ -1,0 +1,299 @@
+"""Replaying what a text format wrote into engine actions, checking every entry.
+
+Shared by the readers (:mod:`gammon.match.formats.matread`,
+:mod:`gammon.match.formats.sgf`).  A :class:`Replayer` turns rolls, moves and
+cube words into actions, and a result the board does not show into a drop, a
+resignation or an abandon; a :class:`ReplayError` says how far it got.
+
+>>> from gammon.dice import Dice
+>>> from gammon.match import TableOptions
+>>> r = Replayer(TableOptions(match_length=3))
+>>> r.move(0, Dice(3, 1), "8/5 6/5", "move 1")
+>>> r.cube(1, "double", 2, "move 2")
+>>> r.concede(1, 1, "result")
+>>> [type(a).__name__ for a in r.actions], r.state.score
+(['Roll', 'Play', 'Double', 'Drop'], (0, 1))
+"""
+
+from __future__ import annotations
+
+from gammon.dice import ALL_ROLLS, Dice
+from gammon.errors import GammonError, InvalidNotationError
+from gammon.match.actions import (
+    Abandon,
+    AcceptResign,
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Play,
+    Raccoon,
+    Resign,
+    Roll,
+    Take,
+)
+from gammon.match.engine import apply, new_match
+from gammon.match.formats.transcript import plural
+from gammon.match.options import TableOptions
+from gammon.match.state import GameOutcome, MatchState, Transition
+from gammon.notation.movetext import PASS_WORDS
+
+__all__ = ["ReplayError", "Replayer", "unplayable_roll"]
+
+
+class ReplayError(InvalidNotationError):
+    """A file that does not replay; ``progress`` counts the actions that did."""
+
+    def __init__(self, message: str, progress: int) -> None:
+        super().__init__(message)
+        self.progress = progress
+
+
+def unplayable_roll(state: MatchState) -> Dice | None:
+    """The first roll (in :data:`ALL_ROLLS` order) that the player on turn cannot play."""
+    position = state.game.position
+    for dice in ALL_ROLLS:
+        if not position.legal_moves(dice):
+            return dice
+    return None
+
+
+class Replayer:
+    """Builds engine actions from what a text format wrote, checking each one.
+
+    Shared by the ``.mat`` and SGF readers.  ``where`` texts name the place in the
+    file for error messages.
+    """
+
+    def __init__(
+        self, options: TableOptions, score: tuple[int, int] = (0, 0), crawford: bool | None = None
+    ) -> None:
+        self.state = new_match(options, score=score, crawford=crawford)
+        self.actions: list[Action] = []
+        self._before: list[MatchState] = []
+
+    @property
+    def options(self) -> TableOptions:
+        """The options being replayed."""
+        return self.state.options
+
+    def fail(self, message: str) -> ReplayError:
+        """An error carrying how far the replay got."""
+        return ReplayError(message, len(self.actions))
+
+    def push(self, action: Action, where: str) -> Transition:
+        """Apply an action, or raise naming ``where``."""
+        try:
+            transition = apply(self.state, action)
+        except GammonError as exc:
+            raise self.fail(f"{where}: {exc}") from None
+        self._before.append(self.state)
+        self.state = transition.state
+        self.actions.append(action)
+        return transition
+
+    def pop(self) -> Action:
+        """Take back the last action."""
+        self.state = self._before.pop()
+        return self.actions.pop()
+
+    def roll(self, player: int, dice: Dice, where: str) -> None:
+        """The roll of ``player``; at the start of a game, the roll-off that gives it."""
+        g = self.state.game
+        if g.phase == "opening":
+            if dice.is_double:
+                raise self.fail(
+                    f"{where}: game {g.number} starts with {dice}, a double, which a one-die "
+                    f"roll-off cannot give (the table's first_move rule is {self.options.first_move!r})"
+                )
+            hi, lo = dice.high, dice.low
+            self.push(Roll(player, Dice(hi, lo) if player == 0 else Dice(lo, hi)), where)
+            return
+        if g.phase in ("beavered", "raccooned") and g.turn is not None:
+            # gnubg writes no answer to a beaver: the doubler's roll takes it
+            answer = g.turn if g.phase == "beavered" else 1 - g.turn
+            if player == g.turn:
+                self.push(Take(answer), where)
+                g = self.state.game
+        if g.phase != "turn" or g.turn != player:
+            raise self.fail(f"{where}: player {player} cannot roll now ({self._expecting()})")
+        self.push(Roll(player, dice), where)
+
+    def _expecting(self) -> str:
+        g = self.state.game
+        if g.phase == "turn":
+            return f"it is player {g.turn}'s turn to roll or double"
+        if g.phase in ("doubled", "raccooned"):
+            return f"player {1 - (g.turn or 0)} must answer a cube"
+        if g.phase == "beavered":
+            return f"player {g.turn} must answer a beaver"
+        if g.phase == "over":
+            return "the match is over"
+        return f"the game is in phase {g.phase!r}"
+
+    def move(
+        self,
+        player: int,
+        dice: Dice,
+        text: str,
+        where: str,
+        *,
+        last: bool = False,
+        trailing: bool = False,
+    ) -> None:
+        """A roll and its move.  Empty text or a pass word: a dance, or a forced move.
+
+        With ``trailing`` (the final entry of the file, the game going on) a
+        playable roll with no move is dropped, as gnubg drops it.  Otherwise it is
+        played when only one move is legal (gnubg plays a forced move left blank);
+        else, with ``last`` (the final entry of a game that a ``Wins`` line ends),
+        it is kept as rolled: the player resigned after it.
+        """
+        number = self.state.game.number
+        self.roll(player, dice, where)
+        g = self.state.game
+        passing = text.strip().lower() in PASS_WORDS
+        if g.number == number and g.phase == "moving" and g.turn == player:
+            if passing:
+                moves = g.position.legal_moves(dice)
+                if len(moves) == 1 and not trailing:
+                    self.push(Play(player, str(moves[0])), where)
+                    return
+                if last:
+                    return
+                if trailing:
+                    self.pop()
+                    return
+                raise self.fail(
+                    f"{where}: the roll {dice} can be played but no move is written "
+                    f"({len(moves)} legal moves, position {g.position.position_id()})"
+                )
+            transition = self.push(Play(player, " ".join(text.split())), where)
+            for event in transition.events:
+                if event.kind == "moved":
+                    self.actions[-1] = Play(player, str(event.data["move"]))
+        elif not passing:
+            raise self.fail(f"{where}: the roll {dice} cannot be played, so no move can follow it")
+
+    def dance(self, player: int, where: str) -> None:
+        """A turn left blank: a dance whose dice were not written (we pick an unplayable roll)."""
+        dice = unplayable_roll(self.state)
+        if dice is None:
+            raise self.fail(
+                f"{where}: a blank turn for player {player}, but every roll can be played"
+            )
+        self.move(player, dice, "", where)
+
+    def cube(self, player: int, word: str, value: int | None, where: str) -> None:
+        """A cube action written as ``double`` (also a beaver or raccoon), ``beaver``,
+        ``raccoon``, ``take`` or ``drop``; ``value`` is the cube offered, when written."""
+        g = self.state.game
+        action: Action
+        if word == "double":
+            if g.phase == "doubled" and player != g.doubler:
+                action = Beaver(player)
+            elif g.phase == "beavered" and player == g.doubler:
+                action = Raccoon(player)
+            else:
+                action = Double(player)
+        elif word == "beaver":
+            action = Raccoon(player) if g.phase == "beavered" else Beaver(player)
+        elif word == "raccoon":
+            action = Raccoon(player)
+        elif word == "take":
+            action = Take(player)
+        else:
+            action = Drop(player)
+        offered = g.cube.value * 2 if isinstance(action, Double) else 0
+        self.push(action, where)
+        if isinstance(action, Beaver | Raccoon):
+            offered = self.state.game.cube.value
+        if value is not None and offered and value != offered:
+            raise self.fail(f"{where}: the cube offered is {offered}, not {value}")
+
+    def finished(self, number: int) -> bool:
+        """Whether game ``number`` is over."""
+        return self.state.game.number != number or self.state.over
+
+    def points_agree(self, outcome: GameOutcome, points: int, score: tuple[int, int]) -> bool:
+        """Whether a written result agrees with the engine's (a match may cap it at the points needed)."""
+        if outcome.points == points:
+            return True
+        opts = self.options
+        if opts.is_match and outcome.winner is not None:
+            need = opts.match_length - score[outcome.winner]
+            return points == min(outcome.points, need)
+        return False
+
+    def concede(self, winner: int, points: int, where: str) -> None:
+        """End the current game with ``points`` to ``winner`` when the board did not end it.
+
+        Tried in order: a drop of a pending cube; a resignation (single, gammon,
+        backgammon) by the loser on turn; an abandon by the loser (scored from the
+        board); when the loser wrote a move just before (gnubg records a
+        resignation by a player not on roll, which our rules do not allow), a
+        resignation after that move's roll, the move being left out; and, in a game with no entry, a roll-off won by
+        the loser with 2-1 followed by a resignation (the exporters leave out a
+        roll that was never played).
+        """
+        loser = 1 - winner
+        state = self.state
+        g = state.game
+        resigns: list[tuple[Action, ...]] = [
+            (Resign(loser, level), AcceptResign(winner)) for level in (1, 2, 3)
+        ]
+        tries: list[tuple[Action, ...]] = []
+        if g.phase in ("doubled", "beavered", "raccooned"):
+            tries.append((Drop(loser),))
+        if g.phase in ("turn", "moving") and g.turn == loser and not g.last_roll:
+            tries += resigns
+        tries.append((Abandon(loser),))
+        if self._settle(tries, winner, points, where):
+            return
+        last = self.actions[-1] if self.actions else None
+        if (
+            g.phase == "turn"
+            and g.turn == winner
+            and isinstance(last, Play)
+            and last.player == loser
+            and self._before[-1].game.number == g.number
+        ):
+            played = self.pop()
+            if self._settle(resigns, winner, points, where):
+                return
+            self.push(played, where)
+        tries = []
+        if g.phase == "opening":
+            # nothing was written: the loser won the roll-off (2-1) and resigned before moving
+            roll = Roll(loser, Dice(2, 1) if loser == 0 else Dice(1, 2))
+            tries += [(roll, *resign) for resign in resigns]
+        if self._settle(tries, winner, points, where):
+            return
+        raise self.fail(
+            f"{where}: player {winner} wins {points} {plural(points)}, which neither a drop, "
+            f"a resignation (single, gammon or backgammon at cube {g.cube.value}) nor an "
+            f"abandon by player {loser} gives here (position {g.position.position_id()})"
+        )
+
+    def _settle(
+        self, tries: list[tuple[Action, ...]], winner: int, points: int, where: str
+    ) -> bool:
+        """Push the first sequence of actions that ends the game with ``points`` to ``winner``."""
+        state = self.state
+        for actions in tries:
+            trial = state
+            try:
+                for action in actions:
+                    trial = apply(trial, action).state
+            except GammonError:
+                continue
+            outcome = trial.games[-1] if len(trial.games) > len(state.games) else None
+            if (
+                outcome is not None
+                and outcome.winner == winner
+                and self.points_agree(outcome, points, state.score)
+            ):
+                for action in actions:
+                    self.push(action, where)
+                return True
+        return False

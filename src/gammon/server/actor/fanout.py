@@ -1,0 +1,244 @@
+"""Sending a table to its connections: snapshots, events, presence, errors.
+
+What each viewer is sent depends on the version, the viewer's seat and whether
+it is signed in, so the texts are cached per version: one move costs one state
+per kind of viewer, however many watch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from gammon.server.actor.host import Record, Table, loaded
+from gammon.server.auth import now_ms
+from gammon.server.connection import Connection, dumps
+from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, error_code
+from gammon.server.table import TableState
+from gammon.server.views import entry_view, moves_payload, state_view
+
+__all__ = ["REPLAY_LIMIT", "Fanout"]
+
+#: A resuming client that missed more entries than this gets one snapshot instead.
+REPLAY_LIMIT: Final = 64
+#: Seconds presence changes (joins, leaves) are gathered before one ``presence`` message.
+_PRESENCE_DELAY: Final = 0.2
+
+
+@dataclass(slots=True)
+class _Cache:
+    version: int = -1
+    states: dict[tuple[int | None, bool, bool], str] = field(default_factory=dict)
+    moves: dict[str, Any] | None = None
+    history: str | None = None
+
+
+class Fanout:
+    """What one table's connections are sent (a collaborator of its actor)."""
+
+    def __init__(self, table: Table, idle_deadline: Callable[[TableState], int | None]) -> None:
+        self._table = table
+        self._idle_deadline = idle_deadline
+        self._cache = _Cache()
+        self._presence_timer: asyncio.TimerHandle | None = None
+        self._stopped = False
+
+    def stop(self) -> None:
+        """Send no more presence messages."""
+        self._stopped = True
+        if self._presence_timer is not None:
+            self._presence_timer.cancel()
+
+    def online(self) -> tuple[bool, bool]:
+        """Whether each seat's player has this table open here (a bot always has)."""
+        result = []
+        for seat in loaded(self._table).seats:
+            if seat is None:
+                result.append(False)
+            elif seat.kind == "bot":
+                result.append(True)
+            else:
+                conns = self._table.conns
+                result.append(any(c.user_id == seat.user_id for c in conns if c.joined))
+        return result[0], result[1]
+
+    def spectators(self) -> tuple[int, tuple[str, ...]]:
+        """How many of this process's connections watch without a seat, and their names."""
+        state = loaded(self._table)
+        watching = [c for c in self._table.conns if c.joined and state.seat_of(c.user_id) is None]
+        names = sorted({c.user.name for c in watching if c.user is not None})
+        return len(watching), tuple(names)
+
+    def _fresh_cache(self) -> _Cache:
+        state = loaded(self._table)
+        cache = self._cache
+        if cache.version != state.version:
+            cache.version = state.version
+            cache.states.clear()
+            cache.moves = None
+            cache.history = None
+        return cache
+
+    def is_listed_move(self, text: str) -> bool:
+        """Whether ``text`` is one of the canonical move texts already sent at this version."""
+        cache = self._cache
+        return (
+            cache.version == loaded(self._table).version
+            and cache.moves is not None
+            and any(m["move"] == text for m in cache.moves["moves"] or ())
+        )
+
+    def _state_json(self, seat: int | None, signed_in: bool, *, chat: bool = True) -> str:
+        state = loaded(self._table)
+        cache = self._fresh_cache()
+        key = (seat, signed_in, chat)
+        text = cache.states.get(key)
+        if text is None:
+            moves = None
+            match = state.match
+            if (
+                match is not None
+                and seat is not None
+                and match.game.phase == "moving"
+                and match.game.turn == seat
+                and match.game.dice is not None
+                and state.status == "playing"
+            ):
+                if cache.moves is None:
+                    g = match.game
+                    assert g.dice is not None
+                    cache.moves = moves_payload(g.position, (g.dice.d1, g.dice.d2))
+                moves = cache.moves
+            view = state_view(
+                state,
+                seat,
+                signed_in=signed_in,
+                online=self.online(),
+                moves=moves,
+                spectators=self.spectators(),
+                chat=chat,
+                idle=self._idle_deadline(state),
+            )
+            text = dumps(view)
+            cache.states[key] = text
+        return text
+
+    def _history_json(self) -> str:
+        """The match so far as ``start`` and ``action`` entries (what a move list is
+        built from), each ``{"version", "at", "kind", "data": {"events"}}``."""
+        cache = self._fresh_cache()
+        if cache.history is None:
+            cache.history = dumps(
+                [
+                    {
+                        "version": r.seq,
+                        "at": r.at,
+                        "kind": r.kind,
+                        "data": {"events": list(r.events)} if r.kind == "action" else {},
+                    }
+                    for r in self._table.records
+                    if r.kind in ("start", "action")
+                ]
+            )
+        return cache.history
+
+    def _send_state(self, conn: Connection, *, resync: bool = False, history: bool = False) -> None:
+        """A snapshot: the whole state (and, for a client starting afresh, the history)."""
+        body = self._state_json(self._table.seat(conn), conn.user is not None)
+        extra = '"resync":true,' if resync else ""
+        if history:
+            extra += f'"history":{self._history_json()},'
+        conn.send(f'{{"type":"state","now":{now_ms()},{extra}{body[1:]}')
+
+    def _event_text(self, record: Record, conn: Connection, with_state: bool) -> str:
+        seat = self._table.seat(conn)
+        data = entry_view(record.kind, record.data, seat)
+        if record.kind == "action":
+            data = {**data, "events": list(record.events)}
+        head = (
+            f'{{"type":"event","version":{record.seq},"at":{record.at},'
+            f'"kind":{dumps(record.kind)},"data":{dumps(data)}'
+        )
+        if with_state:
+            body = self._state_json(seat, conn.user is not None, chat=False)
+            return f'{head},"state":{body}}}'
+        return head + "}"
+
+    def broadcast(self, record: Record) -> None:
+        """A new entry, with the state after it, to every joined connection."""
+        for conn in list(self._table.conns):
+            if conn.joined:
+                conn.send(self._event_text(record, conn, with_state=True))
+
+    def welcome(self, conn: Connection, last_version: int | None) -> None:
+        """Greet a connection that said hello, then bring it up to date: the entries it
+        missed, or one snapshot (docs/protocol.md, "Versions, events and resuming")."""
+        state = loaded(self._table)
+        conn.send_json(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "server": SERVER_NAME,
+                "table": self._table.id,
+                "version": state.version,
+                "you": {
+                    "seat": state.seat_of(conn.user_id),
+                    "name": conn.user.name if conn.user else None,
+                },
+                "now": now_ms(),
+            }
+        )
+        last = last_version
+        if last is None or last == state.version:
+            self._send_state(conn)
+        elif last == 0:
+            self._send_state(conn, history=True)
+        elif last > state.version or state.version - last > REPLAY_LIMIT:
+            self._send_state(conn, resync=True, history=True)
+        else:
+            missed = self._table.records[last:]
+            for i, record in enumerate(missed):
+                conn.send(self._event_text(record, conn, with_state=i == len(missed) - 1))
+
+    def presence_changed(self) -> None:
+        """Joins and leaves: one small ``presence`` message to everyone, a moment later
+        (so that a burst of joins costs one message per connection, not one each)."""
+        self._cache.states.clear()
+        if self._presence_timer is None:
+            loop = asyncio.get_running_loop()
+            self._presence_timer = loop.call_later(_PRESENCE_DELAY, self._send_presence)
+
+    def _send_presence(self) -> None:
+        self._presence_timer = None
+        state = self._table.state
+        if state is None or self._stopped:
+            return
+        count, names = self.spectators()
+        text = dumps(
+            {
+                "type": "presence",
+                "version": state.version,
+                "online": list(self.online()),
+                "spectators": {"count": count, "names": list(names)},
+            }
+        )
+        for conn in list(self._table.conns):
+            if conn.joined:
+                conn.send(text)
+
+    def error(self, conn: Connection, msg_id: str | int | None, exc: BaseException) -> None:
+        """An ``error`` message for one connection (``internal`` says nothing more)."""
+        code = error_code(exc)
+        message = str(exc) if code != "internal" else "internal error; nothing was changed"
+        state = self._table.state
+        conn.send_json(
+            {
+                "type": "error",
+                "id": msg_id,
+                "code": code,
+                "message": message[:500],
+                "version": state.version if state is not None else 0,
+            }
+        )

@@ -1,0 +1,95 @@
+"""HTTP routes: the server-rendered pages and the JSON API (docs/protocol.md, "HTTP").
+
+Every state-changing request is CSRF-checked: forms carry ``csrf_token``, JSON
+requests the ``X-CSRF-Token`` header (and must be ``application/json``); a
+foreign ``Origin`` is refused as well.
+
+- :mod:`~gammon.server.web.common`: sessions, CSRF, forms, language, rendering;
+- :mod:`~gammon.server.web.pages`: the lobby, accounts and table pages and forms;
+- :mod:`~gammon.server.web.rematch`: rematches;
+- :mod:`~gammon.server.web.matches`: a match's record, log, ``.mat`` and analysis;
+- :mod:`~gammon.server.web.api`: the JSON API;
+- :mod:`~gammon.server.web.errors`: error responses.
+"""
+
+from __future__ import annotations
+
+from starlette.routing import Route
+
+from gammon.server.web.api import (
+    api_create_table,
+    api_guest,
+    api_leave,
+    api_ledger,
+    api_protocol,
+    api_session,
+    api_sit,
+    api_table,
+    api_tables,
+)
+from gammon.server.web.errors import exception_handlers
+from gammon.server.web.matches import (
+    analysis_page,
+    api_analysis,
+    match_log,
+    match_mat,
+    match_page,
+    match_record,
+)
+from gammon.server.web.pages import (
+    account,
+    create_table,
+    healthz,
+    leave,
+    lobby_lists,
+    lobby_page,
+    signin,
+    signin_page,
+    signout,
+    signup,
+    signup_page,
+    sit,
+    table_page,
+    verify_page,
+    watch,
+)
+from gammon.server.web.rematch import api_rematch, rematch, rematch_id
+
+__all__ = ["exception_handlers", "match_record", "rematch_id", "routes"]
+
+
+def routes() -> list[Route]:
+    """Every HTTP route."""
+    return [
+        Route("/", lobby_page, methods=["GET"]),
+        Route("/watch", watch, methods=["GET"]),
+        Route("/lobby/tables", lobby_lists, methods=["GET"]),
+        Route("/signup", signup_page, methods=["GET"]),
+        Route("/signup", signup, methods=["POST"]),
+        Route("/signin", signin_page, methods=["GET"]),
+        Route("/signin", signin, methods=["POST"]),
+        Route("/signout", signout, methods=["POST"]),
+        Route("/account", account, methods=["GET"]),
+        Route("/tables", create_table, methods=["POST"]),
+        Route("/tables/{table_id}/sit", sit, methods=["POST"]),
+        Route("/tables/{table_id}/leave", leave, methods=["POST"]),
+        Route("/tables/{table_id}/rematch", rematch, methods=["POST"]),
+        Route("/table/{table_id}", table_page, methods=["GET"]),
+        Route("/matches/{table_id}", match_page, methods=["GET"]),
+        Route("/matches/{table_id}/log", match_log, methods=["GET"]),
+        Route("/matches/{table_id}/mat", match_mat, methods=["GET"]),
+        Route("/matches/{table_id}/verify", verify_page, methods=["GET"]),
+        Route("/matches/{table_id}/analysis", analysis_page, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/api/protocol", api_protocol, methods=["GET"]),
+        Route("/api/session", api_session, methods=["GET"]),
+        Route("/api/guest", api_guest, methods=["POST"]),
+        Route("/api/me/ledger", api_ledger, methods=["GET"]),
+        Route("/api/tables", api_tables, methods=["GET"]),
+        Route("/api/tables", api_create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", api_table, methods=["GET"]),
+        Route("/api/tables/{table_id}/sit", api_sit, methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/analysis", api_analysis, methods=["GET"]),
+        Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),
+    ]

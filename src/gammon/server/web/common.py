@@ -1,0 +1,326 @@
+"""What every HTTP route uses: the context, sessions and CSRF, forms and JSON bodies,
+the visitor's language, page rendering, and table listings."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from gammon.server.actor import TableActor
+from gammon.server.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_equal, origin_allowed
+from gammon.server.context import Context
+from gammon.server.hub import TABLE_ID
+from gammon.server.i18n import LANGUAGES, error_text, translator
+from gammon.server.protocol import SERVER_NAME, ServerError, loads_text
+from gammon.storage import SessionInfo, TableRow, UserRow
+
+__all__ = [
+    "LANG_COOKIE",
+    "actor_of",
+    "anon_csrf",
+    "check_csrf",
+    "checked_form",
+    "client_address",
+    "context_of",
+    "csrf_token_of",
+    "form_text",
+    "format_time",
+    "is_secure",
+    "json_body",
+    "lang_of",
+    "live_summary",
+    "lobby_tables",
+    "may_create",
+    "need_session",
+    "read_form",
+    "redirect_signed_in",
+    "redirect_to",
+    "render_page",
+    "session_of",
+    "set_csrf_cookie",
+    "set_session_cookie",
+    "table_listing",
+    "user_json",
+    "user_or_guest",
+]
+
+
+#: The language a visitor picked (en, fr, it); otherwise Accept-Language decides.
+LANG_COOKIE: Final = "gammon_lang"
+
+
+def context_of(request: Request) -> Context:
+    """The app-wide services (:class:`gammon.server.context.Context`)."""
+    ctx: Context = request.app.state.gammon
+    return ctx
+
+
+async def session_of(request: Request) -> SessionInfo | None:
+    """The visitor's session, if signed in (looked up once per request)."""
+    if "gammon_session" not in request.scope:
+        token = request.cookies.get(SESSION_COOKIE)
+        request.scope["gammon_session"] = await context_of(request).auth.session(token)
+    session: SessionInfo | None = request.scope["gammon_session"]
+    return session
+
+
+def is_secure(request: Request) -> bool:
+    """Whether cookies get ``Secure`` (``--cookie-secure``, or the request came over HTTPS)."""
+    mode = context_of(request).settings.cookie_secure
+    return mode == "always" or (mode == "auto" and request.url.scheme == "https")
+
+
+def set_session_cookie(request: Request, response: Response, token: str) -> None:
+    """Set the session cookie on a response."""
+    days = context_of(request).settings.session_days
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=days * 86_400,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=is_secure(request),
+    )
+
+
+def anon_csrf(request: Request) -> tuple[str, bool]:
+    """The double-submit token of a visitor without a session, and whether it is new."""
+    token = request.cookies.get(CSRF_COOKIE)
+    if token and 16 <= len(token) <= 64:
+        return token, False
+    return secrets.token_urlsafe(24), True
+
+
+def set_csrf_cookie(request: Request, response: Response, token: str) -> None:
+    """Set the double-submit CSRF cookie of a visitor without a session."""
+    response.set_cookie(
+        CSRF_COOKIE, token, path="/", httponly=True, samesite="strict", secure=is_secure(request)
+    )
+
+
+async def csrf_token_of(request: Request) -> tuple[str, bool]:
+    """The CSRF token for a visitor's forms, and whether its cookie must be set."""
+    session = await session_of(request)
+    if session is not None:
+        return session.csrf, False
+    return anon_csrf(request)
+
+
+async def check_csrf(request: Request, given: str | None) -> None:
+    """Refuse (``csrf``) a state-changing request without the right token or from a foreign origin."""
+    ctx = context_of(request)
+    if not origin_allowed(
+        request.headers.get("origin"), request.headers.get("host"), ctx.settings.allowed_origins
+    ):
+        raise ServerError("csrf", "requests from another site are refused")
+    session = await session_of(request)
+    expected = session.csrf if session is not None else request.cookies.get(CSRF_COOKIE)
+    if not csrf_equal(given, expected):
+        raise ServerError("csrf", "missing or wrong CSRF token: reload the page and try again")
+
+
+async def read_form(request: Request) -> FormData:
+    """The request's form fields."""
+    try:
+        return await request.form(max_files=0, max_fields=64, max_part_size=16 * 1024)
+    except Exception:
+        raise ServerError("bad_message", "unreadable form") from None
+
+
+def form_text(form: FormData, name: str) -> str:
+    """One form field as text (empty when missing)."""
+    value = form.get(name)
+    return value if isinstance(value, str) else ""
+
+
+async def checked_form(request: Request) -> FormData:
+    """A form's fields, once its CSRF token is checked."""
+    form = await read_form(request)
+    await check_csrf(request, form_text(form, "csrf_token"))
+    return form
+
+
+async def need_session(request: Request, hint: str = "sign in first") -> SessionInfo:
+    """The visitor's session, or ``auth_required`` (with ``hint``)."""
+    session = await session_of(request)
+    if session is None:
+        raise ServerError("auth_required", hint)
+    return session
+
+
+def redirect_signed_in(request: Request, url: str, token: str | None) -> Response:
+    """A redirect after a form that may have made a guest (``token``: its new session)."""
+    response = redirect_to(url)
+    if token is not None:
+        set_session_cookie(request, response, token)
+    return response
+
+
+async def json_body(request: Request) -> dict[str, Any]:
+    """A JSON request's object body (``application/json``; else ``bad_json``)."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise ServerError("csrf", "JSON requests must have Content-Type: application/json")
+    await check_csrf(request, request.headers.get("x-csrf-token"))
+    body = await request.body()
+    try:
+        data = loads_text(body or b"{}")
+    except (ValueError, RecursionError) as exc:
+        detail = "holds a lone UTF-16 surrogate" if "surrogate" in str(exc) else "is not valid JSON"
+        raise ServerError("bad_json", f"the body {detail}") from None
+    if not isinstance(data, dict):
+        raise ServerError("bad_json", "the body is a JSON object")
+    return data
+
+
+def may_create(request: Request) -> None:
+    """Take one of the client address's creations (accounts, guests, tables), or refuse."""
+    if not context_of(request).create_limiter.allow(client_address(request)):
+        raise ServerError(
+            "rate_limited", "too many new accounts, guests or tables from here; wait a minute"
+        )
+
+
+async def user_or_guest(request: Request) -> tuple[UserRow, str | None]:
+    """The signed-in user, or a new guest (with the token of its new session)."""
+    session = await session_of(request)
+    if session is not None:
+        return session.user, None
+    ctx = context_of(request)
+    may_create(request)
+    user = await ctx.auth.new_guest()
+    token, _csrf = await ctx.auth.open_session(user.id)
+    return user, token
+
+
+def lang_of(request: Request) -> str:
+    """The visitor's language: ``?lang=``, its cookie, else ``Accept-Language``."""
+    asked = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
+    if asked in LANGUAGES:
+        return asked
+    header = request.headers.get("accept-language", "")
+    best, best_q = "en", 0.0
+    for part in header.split(",")[:20]:
+        piece = part.strip().split(";")
+        code = piece[0].strip().lower()[:2]
+        q = 1.0
+        for param in piece[1:]:
+            if param.strip().startswith("q="):
+                try:
+                    q = float(param.strip()[2:])
+                except ValueError:
+                    q = 0.0
+        if code in LANGUAGES and q > best_q:
+            best, best_q = code, q
+    return best
+
+
+def format_time(ms: int | None) -> str:
+    """A time in ms as shown on pages (UTC)."""
+    if ms is None:
+        return ""
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+async def render_page(
+    request: Request, name: str, context: Mapping[str, Any], status: int = 200
+) -> Response:
+    """A server-rendered page in the visitor's language."""
+    session = await session_of(request)
+    token, new = await csrf_token_of(request)
+    lang = lang_of(request)
+    full = {
+        "user": session.user if session is not None else None,
+        "csrf": token,
+        "lang": lang,
+        "languages": LANGUAGES,
+        "t": translator(lang),
+        "error_text": lambda message: error_text(lang, message),
+        "server": SERVER_NAME,
+        **context,
+    }
+    response = context_of(request).templates.TemplateResponse(
+        request, name, full, status_code=status
+    )
+    if new:
+        set_csrf_cookie(request, response, token)
+    if request.query_params.get("lang") in LANGUAGES:  # a choice of language is remembered
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86_400, path="/", samesite="lax")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def redirect_to(url: str) -> RedirectResponse:
+    """A redirect after a form (303: see other)."""
+    return RedirectResponse(url, status_code=303)
+
+
+async def actor_of(request: Request, table_id: str) -> TableActor:
+    """The actor of a table (``not_found`` when there is none)."""
+    actor = await context_of(request).hub.get(table_id) if TABLE_ID.fullmatch(table_id) else None
+    if actor is not None and actor.stopped:  # evicted just now: load it again
+        actor = await context_of(request).hub.get(table_id)
+    if actor is None or actor.state is None:
+        raise ServerError("not_found", "no such table")
+    return actor
+
+
+def table_listing(row: TableRow) -> dict[str, Any]:
+    """A table row as the lobby and the JSON API list it."""
+    options = json.loads(row.options)
+    seats = json.loads(row.seats)
+    return {
+        "id": row.id,
+        "status": row.status,
+        "options": options,
+        "seats": seats,
+        "created_at": row.created_at,
+    }
+
+
+def live_summary(ctx: Context, row: TableRow) -> dict[str, Any] | None:
+    """A live table for the lobby with its score (from the table's actor when this process
+    has it), or None for a game against the bot that its person has left: nobody is
+    playing there (it goes on, and ends, when they come back)."""
+    listing = table_listing(row)
+    actor = ctx.hub.actors.get(row.id)
+    state = actor.state if actor is not None else None
+    if actor is None or state is None:
+        return listing
+    if state.status != "playing":
+        return None
+    match = state.match
+    if match is not None:
+        listing["score"] = list(match.score)
+        listing["game"] = match.game.number
+    if any(seat is not None and seat.kind == "bot" for seat in state.seats) and not all(
+        actor.online()
+    ):
+        return None  # the person left the bot alone
+    return listing
+
+
+async def lobby_tables(ctx: Context, limit: int) -> dict[str, list[dict[str, Any]]]:
+    """The lobby's two lists: open tables and live games."""
+    waiting = await ctx.db.run(lambda: ctx.store.list_tables(["waiting"], limit=limit))
+    playing = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=limit))
+    live = [item for item in (live_summary(ctx, row) for row in playing) if item is not None]
+    return {"open": [table_listing(t) for t in waiting], "live": live}
+
+
+def client_address(request: Request) -> str:
+    """The client's address (for the rate limits)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def user_json(user: UserRow) -> dict[str, Any]:
+    """A user as the JSON API shows it."""
+    return {"name": user.name, "guest": user.guest, "balance": user.balance, "held": user.held}

@@ -1,0 +1,277 @@
+"""The server-rendered pages and their forms: lobby, accounts, tables (docs/protocol.md,
+"HTTP", pages)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from gammon import VARIANTS
+from gammon.match.options import CUBE_LIMITS
+from gammon.server.auth import SESSION_COOKIE
+from gammon.server.bots import BOT_LEVELS, bots_available
+from gammon.server.forms import table_request
+from gammon.server.protocol import PROTOCOL_VERSION, ServerError, http_status
+from gammon.server.views import table_summary
+from gammon.server.web.common import (
+    actor_of,
+    checked_form,
+    client_address,
+    context_of,
+    form_text,
+    format_time,
+    lobby_tables,
+    may_create,
+    need_session,
+    redirect_signed_in,
+    redirect_to,
+    render_page,
+    session_of,
+    set_session_cookie,
+    user_or_guest,
+)
+from gammon.storage import ConflictError
+
+__all__ = [
+    "FORM_DEFAULTS",
+    "account",
+    "create_table",
+    "healthz",
+    "leave",
+    "lobby",
+    "lobby_lists",
+    "lobby_page",
+    "signin",
+    "signin_page",
+    "signout",
+    "signup",
+    "signup_page",
+    "sit",
+    "table_page",
+    "verify_page",
+    "watch",
+]
+
+
+#: The create-table form's fields as first shown (checkboxes: checked or not).
+FORM_DEFAULTS: Final[dict[str, str | bool]] = {
+    "variant": "standard",
+    "match_length": "5",
+    "stake": "0",
+    "end_setting": "cox",
+    "first_move": "rolloff",
+    "draw_last_roll": False,
+    "cube": True,
+    "cube_limit": "",
+    "crawford": True,
+    "jacoby": False,
+    "beaver": False,
+    "raccoon": False,
+    "automatic_doubles": "0",
+    "clock": False,
+    "clock_delay": "12",
+    "clock_reserve_base": "60",
+    "clock_reserve_per_point": "60",
+    "seat": "0",
+    "opponent": "human",
+    "bot_level": "intermediate",
+    "private": False,
+}
+
+
+def _form_values(data: Mapping[str, str] | None) -> dict[str, str | bool]:
+    """The create-table form's values: the defaults, or what was sent (to show it again)."""
+    if data is None:
+        return dict(FORM_DEFAULTS)
+    return {
+        name: (name in data and data[name] not in ("", "off"))
+        if isinstance(default, bool)
+        else str(data.get(name, default))[:40]
+        for name, default in FORM_DEFAULTS.items()
+    }
+
+
+async def lobby(
+    request: Request,
+    form: Mapping[str, str] | None = None,
+    error: ServerError | None = None,
+) -> Response:
+    tables = await lobby_tables(context_of(request), 50)
+    return await render_page(
+        request,
+        "lobby.html",
+        {
+            "open_tables": tables["open"],
+            "live_tables": tables["live"],
+            "variants": sorted(VARIANTS),
+            "cubeless": [name for name, v in VARIANTS.items() if not v.cube],
+            "cube_limits": CUBE_LIMITS,
+            "bot_levels": BOT_LEVELS,
+            "bots": bots_available(),
+            "f": _form_values(form),
+            "error": error,
+        },
+        http_status(error.code) if error is not None else 200,
+    )
+
+
+async def lobby_page(request: Request) -> Response:
+    return await lobby(request)
+
+
+async def lobby_lists(request: Request) -> Response:
+    """The lobby's two lists as an HTML fragment: the lobby page swaps it in every few seconds."""
+    tables = await lobby_tables(context_of(request), 50)
+    return await render_page(
+        request,
+        "_lobby_lists.html",
+        {"open_tables": tables["open"], "live_tables": tables["live"]},
+    )
+
+
+async def watch(request: Request) -> Response:
+    tables = await lobby_tables(context_of(request), 200)
+    return await render_page(request, "watch.html", {"live_tables": tables["live"]})
+
+
+async def signup_page(request: Request) -> Response:
+    return await render_page(request, "signup.html", {"error": None, "name": ""})
+
+
+async def signin_page(request: Request) -> Response:
+    return await render_page(request, "signin.html", {"error": None, "name": ""})
+
+
+async def _account_form(request: Request, signup: bool) -> Response:
+    ctx = context_of(request)
+    form = await checked_form(request)
+    name = form_text(form, "username").strip()
+    password = form_text(form, "password")
+    template = "signup.html" if signup else "signin.html"
+    if ctx.signin_limiter.blocked(client_address(request)):
+        return await render_page(
+            request,
+            template,
+            {
+                "error": ServerError("rate_limited", "too many attempts; wait a minute"),
+                "name": name,
+            },
+            429,
+        )
+    session = await session_of(request)
+    if signup and not ctx.create_limiter.allow(client_address(request)):
+        return await render_page(
+            request,
+            template,
+            {
+                "error": ServerError(
+                    "rate_limited", "too many new accounts from here; wait a minute"
+                ),
+                "name": name,
+            },
+            429,
+        )
+    try:
+        if signup:
+            user = await ctx.auth.sign_up(name, password, session.user if session else None)
+        else:
+            user = await ctx.auth.sign_in(name, password)
+    except (ServerError, ConflictError) as exc:
+        ctx.signin_limiter.allow(client_address(request))  # failed attempts use up the allowance
+        # the form again, with the name typed and the reason (a taken name too)
+        error = exc if isinstance(exc, ServerError) else ServerError(exc.code, str(exc))
+        return await render_page(
+            request, template, {"error": error, "name": name}, http_status(error.code)
+        )
+    old = request.cookies.get(SESSION_COOKIE)
+    await ctx.auth.close_session(old)
+    token, _csrf = await ctx.auth.open_session(user.id)
+    response = redirect_to("/")
+    set_session_cookie(request, response, token)
+    return response
+
+
+async def signup(request: Request) -> Response:
+    return await _account_form(request, signup=True)
+
+
+async def signin(request: Request) -> Response:
+    return await _account_form(request, signup=False)
+
+
+async def signout(request: Request) -> Response:
+    await checked_form(request)
+    await context_of(request).auth.close_session(request.cookies.get(SESSION_COOKIE))
+    response = redirect_to("/")
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+async def account(request: Request) -> Response:
+    session = await session_of(request)
+    if session is None:
+        return redirect_to("/signin")
+    ctx = context_of(request)
+    lines = await ctx.db.run(ctx.store.ledger, session.user.id, 200)
+    user = await ctx.db.run(ctx.store.user, session.user.id)
+    return await render_page(
+        request,
+        "account.html",
+        {
+            "account": user,
+            "ledger": [{"line": line, "when": format_time(line.at)} for line in lines],
+        },
+    )
+
+
+async def create_table(request: Request) -> Response:
+    form = await checked_form(request)
+    data = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    try:
+        req = table_request(data, form=True)
+        may_create(request)  # the table's allowance first: a refused guest then leaves nothing
+        user, token = await user_or_guest(request)
+        state = await context_of(request).hub.create_table(user, req)
+    except ServerError as exc:
+        # the form again, as it was filled in, with the reason above it
+        return await lobby(request, data, exc)
+    return redirect_signed_in(request, f"/table/{state.id}", token)
+
+
+async def sit(request: Request) -> Response:
+    form = await checked_form(request)
+    table_id = request.path_params["table_id"]
+    actor = await actor_of(request, table_id)
+    seat_text = form_text(form, "seat")
+    if seat_text not in ("0", "1"):
+        raise ServerError("bad_message", "seat must be 0 or 1")
+    user, token = await user_or_guest(request)
+    await actor.call(lambda: actor.seating.sit_user(user, int(seat_text)))
+    return redirect_signed_in(request, f"/table/{table_id}", token)
+
+
+async def leave(request: Request) -> Response:
+    await checked_form(request)
+    session = await need_session(request)
+    actor = await actor_of(request, request.path_params["table_id"])
+    await actor.call(lambda: actor.seating.leave_user(session.user))
+    return redirect_to("/")
+
+
+async def table_page(request: Request) -> Response:
+    actor = await actor_of(request, request.path_params["table_id"])
+    assert actor.state is not None
+    return await render_page(request, "game.html", {"table": table_summary(actor.state)})
+
+
+async def verify_page(request: Request) -> Response:
+    actor = await actor_of(request, request.path_params["table_id"])
+    assert actor.state is not None
+    return await render_page(request, "verify.html", {"table": table_summary(actor.state)})
+
+
+async def healthz(_request: Request) -> Response:
+    return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION})
