@@ -43,7 +43,7 @@ from gammon.match import (  # noqa: E402
     TableOptions,
     replay,
 )
-from gammon.match.matfile import Entry, transcripts  # noqa: E402
+from gammon.match.formats.transcript import Entry, transcripts  # noqa: E402
 from gammon.move import Step  # noqa: E402
 
 # --------------------------------------------------------------------------- cells

@@ -44,7 +44,7 @@ from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidNotationError, InvalidOptionsError
 from gammon.match.actions import Beaver, Double, Drop, Play, Raccoon, Roll, Take
 from gammon.match.engine import apply
-from gammon.match.matfile import Replayer
+from gammon.match.formats.replay import Replayer
 from gammon.match.options import TableOptions
 from gammon.match.record import MatchRecord
 from gammon.match.state import GameOutcome

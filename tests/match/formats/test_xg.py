@@ -1,4 +1,4 @@
-"""eXtreme Gammon files (``gammon.match.xg``): what we write reads back, and an independent
+"""eXtreme Gammon files (``gammon.match.formats.xg``): what we write reads back, and an independent
 reader (bgsage's ``xg_compare`` / ``xg_file``, a dev dependency) sees in it the same
 players, scores, boards, dice and cube actions as our record."""
 
@@ -24,8 +24,8 @@ from gammon.match import (
     replay,
 )
 from gammon.match.engine import apply
-from gammon.match.matfile import mat_to_record
-from gammon.match.xg import (
+from gammon.match.formats import mat_to_record
+from gammon.match.formats.xg import (
     RECORD,
     from_frame,
     gnubg_to_xgp,
@@ -41,7 +41,7 @@ from strategies import random_action
 xg_compare = pytest.importorskip("bgsage.xg_compare", reason="bgsage is a dev dependency")
 xg_file = pytest.importorskip("bgsage.xg_file", reason="bgsage is a dev dependency")
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "mat" / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "mat" / "corpus"
 
 
 def random_record(seed: int, length: int) -> MatchRecord:
