@@ -347,8 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
         aliases=["analyze"],
         help="analyse a match with the bot",
         description=(
-            "Evaluate every checker play and cube decision of a match (action log, .mat or "
-            "SGF) "
+            "Evaluate every checker play and cube decision of a match (action log, .mat, "
+            "SGF or .xg) "
             "at a chosen level: best moves, equity lost, blunder marks, error rates (PR and "
             "mEMG), luck, and the equity after every move. See docs/analysis.md."
         ),
