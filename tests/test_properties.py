@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from gammon import Dice, Position
 from gammon.movegen import generic_plays, play_keys
-from gammon.notation.xgid import parse_xgid
+from gammon.notation.xgid_record import parse_xgid
 from strategies import dice, games, positions
 
 

@@ -9,7 +9,6 @@ import pytest
 from conftest import load_json
 from gammon import Position
 from gammon.errors import IllegalMoveError
-from gammon.geometry import VariantPosition
 from gammon.move import Step
 from gammon.variants import get_variant
 
@@ -44,7 +43,7 @@ def position_of(case: dict[str, Any]) -> Position:
     if v.standard_geometry:
         return Position(player, opponent, v)
     pinned = case.get("pinned", [[], []])
-    return VariantPosition(
+    return Position(
         player, opponent, v, pinned=(_mask(pinned[0]), _mask(pinned[1])), waiting=tuple(waiting)
     )
 
@@ -87,7 +86,6 @@ def test_variant_case(case: dict[str, Any]) -> None:
     if "apply" in case:
         after = position.apply(position.parse_move(case["apply"], dice))
     if "pinned_after" in case:
-        assert isinstance(after, VariantPosition)
         # seen from the next player on roll: their pinned checkers first
         pinned = case["pinned_after"]
         assert after.pinned == (_mask(pinned[0]), _mask(pinned[1]))
@@ -159,7 +157,7 @@ def test_svg_draws_both_directions_and_pins() -> None:
     player[13], player[0] = 1, 14
     opponent = [0] * 26
     opponent[12], opponent[0] = 2, 13
-    pinned = VariantPosition(tuple(player), tuple(opponent), "plakoto", pinned=(1 << 13, 0))
+    pinned = Position(tuple(player), tuple(opponent), "plakoto", pinned=(1 << 13, 0))
     svg = pinned.svg()
     assert svg.count('class="checker player"') == 1
     assert svg.count('class="checker opponent"') == 2

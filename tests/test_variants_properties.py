@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gammon import Dice, Position
-from gammon.geometry import VariantPosition, mapping
 from gammon.match import Play, Roll, TableOptions, apply, new_match
 
 GEOMETRY = ["plakoto", "fevga", "long-nardy", "jacquet", "acey-deucey"]
@@ -31,21 +30,19 @@ def walk(variant: str, seed: int, plies: int) -> Position:
 
 
 def checkers(position: Position) -> tuple[int, int]:
-    waiting = position.waiting if isinstance(position, VariantPosition) else (0, 0)
+    waiting = position.waiting
     return sum(position.player) + waiting[0], sum(position.opponent) + waiting[1]
 
 
 def rebuilt(position: Position) -> Position:
     """The same position through the validating constructor (raises if it is not valid)."""
-    if isinstance(position, VariantPosition):
-        return VariantPosition(
-            position.player,
-            position.opponent,
-            position.variant,
-            pinned=position.pinned,
-            waiting=position.waiting,
-        )
-    return Position(position.player, position.opponent, position.variant)
+    return Position(
+        position.player,
+        position.opponent,
+        position.variant,
+        pinned=position.pinned,
+        waiting=position.waiting,
+    )
 
 
 def prime_ok(after: Position, *, strict: bool = False) -> bool:
@@ -54,8 +51,8 @@ def prime_ok(after: Position, *, strict: bool = False) -> bool:
 
     ``after`` has the mover's opponent on roll: its ``opponent`` just moved.
     """
-    f = mapping(after.variant)
-    blocked = {f(p) for p in range(1, 25) if after.opponent[p]}
+    f = after.variant.point_map
+    blocked = {f[p] for p in range(1, 25) if after.opponent[p]}
     for low in range(1, 20):
         if all(q in blocked for q in range(low, low + 6)) and (
             strict or not any(after.player[1:low])
@@ -86,8 +83,8 @@ def test_legal_moves_are_sound(position: Position, dice: Dice) -> None:
         assert checkers(after) == (15, 15)
         assert rebuilt(after) == after
         if v.landing == "block":
-            f = mapping(v)
-            assert not any(after.player[p] and after.opponent[f(p)] for p in range(1, 25))
+            f = v.point_map
+            assert not any(after.player[p] and after.opponent[f[p]] for p in range(1, 25))
         if v.prime_rule and not v.prime_needs_last_points:
             assert prime_ok(after), str(move)
         if v.prime_needs_last_points and not (after.opponent[1] and after.opponent[2]):

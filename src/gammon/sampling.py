@@ -27,6 +27,9 @@ __all__ = [
     "random_placement",
 ]
 
+#: The opponent's points in the player's numbering (the backgammon board's mapping).
+_THEIR = get_variant("standard").point_map
+
 
 def random_dice(rng: random.Random) -> Dice:
     """A fair roll."""
@@ -82,7 +85,7 @@ def random_placement(rng: random.Random, *, bar: bool = True) -> Position:
         if bar and rng.random() < 0.3:
             their_points.append(25)
         theirs = _scatter(rng, theirs_on, their_points)
-        taken = {25 - q for q in range(1, 25) if theirs[q]}
+        taken = {_THEIR[q] for q in range(1, 25) if theirs[q]}
         free = [p for p in range(1, 25) if p not in taken]
         my_points = rng.sample(free, min(len(free), rng.randint(1, 8)))
         if bar and rng.random() < 0.3:
@@ -104,7 +107,7 @@ def random_bearoff(rng: random.Random, *, outside: int = 2) -> Position:
             range(1, 13), rng.randint(1, 4)
         )
         theirs = _scatter(rng, rng.randint(1, 15), their_points)
-        taken = {25 - q for q in range(1, 25) if theirs[q]}
+        taken = {_THEIR[q] for q in range(1, 25) if theirs[q]}
         home = [p for p in range(1, 7) if p not in taken]
         outer = [p for p in range(7, 13) if p not in taken]
         if not home:

@@ -1,9 +1,11 @@
 """Variants as data: start position, checker count, hitter rule, scoring and cube.
 
-A :class:`Variant` is a frozen value.  The standard move generator reads its
-``hitter_rule``; variants whose geometry differs (same-direction games such as
-long nardy or fevga, pinning games such as plakoto) will plug in a generator of
-their own through :attr:`Variant.movement` without touching the standard one.
+A :class:`Variant` is a frozen value: data only.  The rules object of its family
+(:func:`gammon.rules.rules_for`) reads it: the backgammon board (the fast generator
+of :mod:`gammon.movegen`, reading ``hitter_rule``) or the track games (same-direction
+games such as long nardy or fevga, pinning games such as plakoto, acey-deucey).
+The point mapping between the two sides' numberings is written once, here
+(:attr:`Variant.point_map`).
 
 >>> get_variant("caucasian").hitter_rule
 'caucasian'
@@ -24,7 +26,16 @@ from typing import Final, Literal
 
 from gammon.errors import InvalidNotationError
 
-__all__ = ["VARIANTS", "HitterRule", "Landing", "Movement", "Opening", "Variant", "get_variant"]
+__all__ = [
+    "VARIANTS",
+    "Family",
+    "HitterRule",
+    "Landing",
+    "Movement",
+    "Opening",
+    "Variant",
+    "get_variant",
+]
 
 #: ``none``: standard hitting.  ``caucasian``: a checker that hits on the mover's
 #: home points 1-6 may not land on a point holding the mover's own checkers for
@@ -50,6 +61,19 @@ Landing = Literal["hit", "pin", "block"]
 #: After the one-die roll-off: the winner plays those two numbers (``play``) or rolls
 #: both dice again for the first turn (``reroll``).
 Opening = Literal["play", "reroll"]
+
+#: The two rules families: ``board`` (the backgammon board, :mod:`gammon.movegen`) and
+#: ``track`` (every other geometry or restriction, :mod:`gammon.rules.track`).
+Family = Literal["board", "track"]
+
+#: The point mapping of each movement: ``_POINT_MAPS[movement][p]`` is the other side's
+#: number for a side's point ``p`` (1..24); entries 0 and 25 (off, bar) are 0.
+_POINT_MAPS: Final[dict[str, tuple[int, ...]]] = {
+    "opposite": (0, *range(24, 0, -1), 0),  # q = 25 - p
+    "same": (0, *range(13, 25), *range(1, 13), 0),  # q = p + 12 (p <= 12), p - 12 (p > 12)
+}
+#: The same mappings as text for clients, in the words of :attr:`Variant.point_map`.
+_MAPPING_TEXT: Final = {"opposite": "q = 25 - p", "same": "q = p - 12 if p > 12 else p + 12"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +117,15 @@ class Variant:
     bonus_roll: bool = False
 
     @property
+    def family(self) -> Family:
+        """Which rules object plays the variant (:func:`gammon.rules.rules_for`).
+
+        >>> get_variant("tavla").family, get_variant("plakoto").family
+        ('board', 'track')
+        """
+        return "board" if self.standard_geometry else "track"
+
+    @property
     def standard_geometry(self) -> bool:
         """Whether the fast backgammon generator plays this variant (opposite, hit, bar)."""
         return (
@@ -115,11 +148,25 @@ class Variant:
         for the same physical point (both sides always count from their own 24 down
         to their own 1 and bear off from their own 1..6).
         """
-        if self.movement == "same":
-            mapping = "q = p - 12 if p > 12 else p + 12"
-        else:
-            mapping = "q = 25 - p"
-        return {"direction": self.movement, "landing": self.landing, "mapping": mapping}
+        return {
+            "direction": self.movement,
+            "landing": self.landing,
+            "mapping": _MAPPING_TEXT[self.movement],
+        }
+
+    @property
+    def point_map(self) -> tuple[int, ...]:
+        """The point mapping, written once: ``point_map[p]`` is the other side's number for
+        a side's point ``p`` (1..24); ``point_map[0]`` and ``point_map[25]`` are 0.
+
+        Both sides count from their own 24 down to their own 1.  ``opposite`` movement:
+        ``q = 25 - p``; ``same`` (fevga, long nardy, jacquet): ``q = p - 12`` for
+        ``p > 12``, else ``p + 12``.  The mapping is its own inverse.
+
+        >>> get_variant("standard").point_map[1:4], get_variant("fevga").point_map[1:4]
+        ((24, 23, 22), (13, 14, 15))
+        """
+        return _POINT_MAPS[self.movement]
 
     def other_point(self, point: int) -> int:
         """The other side's number for the mover's point ``point`` (1..24).
@@ -127,11 +174,9 @@ class Variant:
         >>> get_variant("standard").other_point(6), get_variant("long-nardy").other_point(6)
         (19, 18)
         """
-        if not 1 <= point <= 24:
+        if type(point) is not int or not 1 <= point <= 24:
             raise InvalidNotationError(f"point {point!r} is not 1..24")
-        if self.movement == "same":
-            return point - 12 if point > 12 else point + 12
-        return 25 - point
+        return _POINT_MAPS[self.movement][point]
 
     def describe(self) -> dict[str, object]:
         """A JSON-ready description for clients (the lobby and the board drawing).

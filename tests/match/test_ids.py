@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from gammon.match import Match, TableOptions
 from gammon.match.ids import gnubg_id, match_id_record, xgid
 from gammon.notation.matchid import decode_match_id, parse_gnubg_id, xgid_to_gnubg_id
-from gammon.notation.xgid import parse_xgid
+from gammon.notation.xgid_record import parse_xgid
 from strategies import random_action
 
 

@@ -8,7 +8,6 @@ import pytest
 
 from gammon import Dice, Position
 from gammon.errors import InvalidOptionsError
-from gammon.geometry import VariantPosition
 from gammon.match import Play, Roll, TableOptions, apply, new_match
 from gammon.match.state import MatchState
 
@@ -45,7 +44,7 @@ def test_acey_deucey_one_two_rolls_again() -> None:
     done = apply(state, Play(0, "bar/24 bar/23 bar/19(4)"))
     g = done.state.game
     assert (g.phase, g.turn) == ("turn", 0)
-    assert isinstance(g.position, VariantPosition) and g.position.waiting == (9, 15)
+    assert g.position.waiting == (9, 15)
     assert "roll_again" in [e.kind for e in done.events]
     # an ordinary roll passes the turn
     other = apply(_moving("acey-deucey", start, Dice(6, 5)), Play(0, "bar/20 bar/19"))
@@ -65,7 +64,7 @@ def test_plakoto_both_mothers_pinned_is_a_draw() -> None:
     player[24], player[3], player[6] = 1, 1, 13
     opponent = [0] * 26
     opponent[1], opponent[24], opponent[7] = 1, 1, 13
-    position = VariantPosition(tuple(player), tuple(opponent), "plakoto", pinned=(1 << 24, 0))
+    position = Position(tuple(player), tuple(opponent), "plakoto", pinned=(1 << 24, 0))
     done = apply(_moving("plakoto", position, Dice(2, 1)), Play(0, "3/1* 6/5"))
     last = done.state.games[-1]
     assert (last.winner, last.points, last.reason) == (None, 0, "draw")

@@ -19,7 +19,8 @@ from gammon.notation.matchid import (
     parse_gnubg_id,
     xgid_to_gnubg_id,
 )
-from gammon.notation.xgid import format_xgid, parse_xgid
+from gammon.notation.xgid import format_xgid
+from gammon.notation.xgid_record import parse_xgid
 from strategies import positions
 
 DATA = load_json("format-vectors.json")

@@ -6,7 +6,8 @@ import pytest
 
 from conftest import load_json
 from gammon import InvalidNotationError, InvalidPositionError, Position
-from gammon.notation.xgid import format_xgid, parse_xgid
+from gammon.notation.xgid import format_xgid
+from gammon.notation.xgid_record import parse_xgid
 
 VECTORS = load_json("format-vectors.json")["xgid"]
 

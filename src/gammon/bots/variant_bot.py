@@ -44,10 +44,10 @@ _ROLLS: Final = tuple((Dice(a, b), 1 if a == b else 2) for a in range(1, 7) for 
 _SHOT: Final = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1)
 
 
-def _side_tables(variant_movement: str) -> Callable[[int], int]:
-    if variant_movement == "same":
-        return lambda p: p - 12 if p > 12 else p + 12
-    return lambda p: 25 - p
+def _side_tables(position: Position) -> Callable[[int], int]:
+    """The variant's point mapping (:attr:`gammon.Variant.point_map`) as a function."""
+    table = position.variant.point_map
+    return lambda p: table[p]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +101,7 @@ class HeuristicEvaluator:
 
     def _hitting(self, position: Position) -> float:
         mine, theirs = position.player, position.opponent
-        f = _side_tables(position.variant.movement)
+        f = _side_tables(position)
         # the player on roll may hit the other side's blots now; its own blots are
         # exposed only after its move
         score = self._exposure(theirs, mine, f) - 0.35 * self._exposure(mine, theirs, f)
@@ -118,8 +118,8 @@ class HeuristicEvaluator:
 
     def _pinning(self, position: Position) -> float:
         mine, theirs = position.player, position.opponent
-        pinned_mine, pinned_theirs = position.pinned  # type: ignore[attr-defined]
-        f = _side_tables("opposite")
+        pinned_mine, pinned_theirs = position.pinned
+        f = _side_tables(position)
         score = 0.0
         for p in range(1, 25):
             if pinned_mine >> p & 1:
@@ -138,7 +138,7 @@ class HeuristicEvaluator:
 
     def _blocking(self, position: Position) -> float:
         mine, theirs = position.player, position.opponent
-        f = _side_tables("same")
+        f = _side_tables(position)
         score = 0.0
         # points I hold, in the opponent's numbering, and what lies in front of its checkers
         held = [False] * 26

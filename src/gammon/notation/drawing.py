@@ -20,26 +20,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from gammon.position import Position
+from gammon.rules.base import PositionLike
 
 __all__ = ["draw"]
 
 _ROWS = 5
 
 
-def _marks(position: Position, point: int) -> tuple[list[str], int]:
+def _marks(position: PositionLike, point: int) -> tuple[list[str], int]:
     """The checkers of a column from the edge inwards, and the count of its top stack.
 
-    The other side's number of ``point`` comes from the variant (``25 - p``, or
-    ``p -/+ 12`` when both sides go the same way).  A pinned checker (plakoto) is
-    drawn in lower case at the edge, under its pinner.
+    The other side's number of ``point`` comes from the variant's point mapping.  A
+    pinned checker (plakoto) is drawn in lower case at the edge, under its pinner.
     """
-    q = position.variant.other_point(point)
+    q = position.variant.point_map[point]
     mine, theirs = position.player[point], position.opponent[q]
-    pinned: tuple[int, int] = getattr(position, "pinned", (0, 0))
+    pinned = position.pinned
     if mine and theirs:
         if pinned[0] >> point & 1:
             return ["x"] + ["O"] * theirs, theirs
@@ -59,7 +55,7 @@ def _cell(marks: list[str], top: int, row: int) -> str:
     return " "
 
 
-def _row(position: Position, points: list[int], row: int) -> str:
+def _row(position: PositionLike, points: list[int], row: int) -> str:
     cells = []
     for point in points:
         marks, top = _marks(position, point)
@@ -69,7 +65,7 @@ def _row(position: Position, points: list[int], row: int) -> str:
     return f" |{left} |   |{right} |"
 
 
-def draw(position: Position) -> str:
+def draw(position: PositionLike) -> str:
     """Draw the board: the player on roll is X, moving from 24 down to 1 (bottom right).
 
     >>> from gammon import Position
@@ -91,7 +87,7 @@ def draw(position: Position) -> str:
         bars.append(f"O on bar: {position.opponent[25]}")
     if position.player[25]:
         bars.append(f"X on bar: {position.player[25]}")
-    waiting: tuple[int, int] = getattr(position, "waiting", (0, 0))
+    waiting = position.waiting
     if any(waiting):
         bars.append(f"to enter: X {waiting[0]}, O {waiting[1]}")
     lines.append(

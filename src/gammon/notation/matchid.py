@@ -378,7 +378,7 @@ def xgid_to_gnubg_id(
     ...
     gammon.errors.InvalidNotationError: cannot convert XGID 'XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10' to a gnubg ID: a double is pending (gnubg cannot import it)
     """
-    from gammon.notation.xgid import parse_xgid
+    from gammon.notation.xgid_record import parse_xgid
 
     xg = parse_xgid(xgid_text, variant)
     if xg.dice in ("D", "B", "R"):

@@ -16,10 +16,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-if TYPE_CHECKING:
-    from gammon.position import Position
+from gammon.rules.base import PositionLike
 
 __all__ = ["board"]
 
@@ -113,7 +112,7 @@ def _die(x: float, y: float, value: int) -> list[str]:
 
 
 def board(
-    position: Position,
+    position: PositionLike,
     *,
     dice: Sequence[int] | None = None,
     cube: int | None = None,
@@ -177,13 +176,12 @@ def board(
                 f'text-anchor="middle" font-family="sans-serif" fill="{_COLOURS["label"]}">'
                 f"{point}</text>"
             )
-    # the other side's number for each point: 25 - p, or p -/+ 12 when both sides go
-    # the same way (fevga, long nardy, jacquet); a pinned checker (plakoto) is drawn
-    # at the edge, under its pinner
-    other = position.variant.other_point
-    pinned: tuple[int, int] = getattr(position, "pinned", (0, 0))
+    # the other side's number for each point comes from the variant's point mapping; a
+    # pinned checker (plakoto) is drawn at the edge, under its pinner
+    other = position.variant.point_map
+    pinned = position.pinned
     for point in range(1, 25):
-        q = other(point)
+        q = other[point]
         mine, theirs = player[point], opponent[q]
         under_mine = bool(pinned[0] >> point & 1)
         under_theirs = bool(pinned[1] >> q & 1)

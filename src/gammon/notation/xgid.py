@@ -7,34 +7,51 @@ player's bar, 1..24 the bottom player's points, 25 the bottom player's bar;
 ``A``..``P`` are 1..16 bottom checkers, ``a``..``p`` top checkers, ``-`` empty.
 Turn 1 means the bottom player is on roll (gnubg's player 1), -1 the top.
 
->>> rec = parse_xgid("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:3:0:7:10")
+This module reads and writes the text with plain data (:class:`XGIDFields`: each
+side's counts); :func:`gammon.notation.xgid_record.parse_xgid` adds the
+:class:`gammon.Position`, and :meth:`gammon.Position.from_xgid` /
+:meth:`gammon.Position.to_xgid` use both directions.
+
+>>> rec = read_xgid("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:3:0:7:10")
 >>> rec.cube_value, rec.cube_owner, rec.turn, rec.score_bottom, rec.score_top, rec.match_length
 (2, 1, 1, 2, 3, 7)
->>> rec.position.position_id()
-'4HPwATDgc/ABMA'
+>>> rec.player[6], rec.opponent[24]
+(5, 2)
+>>> rec.to_xgid()
+'XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:3:0:7:10'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from gammon.errors import InvalidNotationError, InvalidPositionError
+from gammon.variants import Variant, get_variant
 
-if TYPE_CHECKING:
-    from gammon.position import Position
-    from gammon.variants import Variant
-
-__all__ = ["XGIDRecord", "format_xgid", "parse_xgid", "xgid_board"]
+__all__ = ["Sides", "XGIDFields", "format_xgid", "read_xgid", "xgid_board"]
 
 _DICE_WORDS: Final = frozenset({"00", "D", "B", "R"})
+#: The top player's number of each of the bottom player's points (the board's mapping).
+_THEIR: Final = get_variant("standard").point_map
+
+
+class Sides(Protocol):
+    """Each side's 26 counts, seen from the player on roll (a :class:`gammon.Position`)."""
+
+    @property
+    def player(self) -> tuple[int, ...]: ...
+    @property
+    def opponent(self) -> tuple[int, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)
-class XGIDRecord:
-    """Every field of an XGID; :attr:`position` is seen from the player on roll."""
+class XGIDFields:
+    """Every field of an XGID; ``player`` and ``opponent`` are seen from the player on roll."""
 
-    position: Position
+    player: tuple[int, ...]
+    opponent: tuple[int, ...]
+    variant: Variant
     cube_value: int
     #: 1 = bottom player owns the cube, -1 = top, 0 = centred.
     cube_owner: int
@@ -68,7 +85,7 @@ class XGIDRecord:
     def to_xgid(self) -> str:
         """The XGID text of this record."""
         return format_xgid(
-            self.position,
+            self,
             turn=self.turn,
             cube_value=self.cube_value,
             cube_owner=self.cube_owner,
@@ -93,17 +110,17 @@ def _int(field: str, name: str, text: str, lo: int, hi: int) -> int:
     return value
 
 
-def parse_xgid(text: str, variant: str | Variant = "standard") -> XGIDRecord:
-    """Parse an XGID (the ``XGID=`` prefix is optional).
+def read_xgid(text: str, variant: str | Variant = "standard") -> XGIDFields:
+    """Read an XGID (the ``XGID=`` prefix is optional) into plain fields.
 
-    >>> parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:7")
+    The counts are checked per side (at most ``variant.checkers``); whether they make
+    a position is for :class:`gammon.Position` to say.
+
+    >>> read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:7")
     Traceback (most recent call last):
     ...
     gammon.errors.InvalidNotationError: invalid XGID 'XGID=-b----E-C---eE---c-e----B-:0:0:1:7': expected 10 fields separated by ':', got 5
     """
-    from gammon.position import Position
-    from gammon.variants import get_variant
-
     if not isinstance(text, str):
         raise InvalidNotationError(f"invalid XGID {text!r}: expected text")
     body = text.strip()
@@ -147,13 +164,17 @@ def parse_xgid(text: str, variant: str | Variant = "standard") -> XGIDRecord:
     length = _int(fields[8], "match length", text, 0, 32767)
     max_cube = _int(fields[9], "max cube", text, 0, 15)
     v = get_variant(variant)
+    if not v.standard_geometry:
+        raise InvalidPositionError(
+            f"invalid XGID {text!r}: XGID describes only the backgammon board, not {v.name}"
+        )
     bottom = [0] * 26
     top = [0] * 26
     for i in range(1, 25):
         if signed[i] > 0:
             bottom[i] = signed[i]
         elif signed[i] < 0:
-            top[25 - i] = -signed[i]
+            top[_THEIR[i]] = -signed[i]
     bottom[25] = signed[25]
     top[25] = -signed[0]
     for side in (bottom, top):
@@ -164,12 +185,10 @@ def parse_xgid(text: str, variant: str | Variant = "standard") -> XGIDRecord:
             )
         side[0] = v.checkers - on_board
     player, opponent = (bottom, top) if turn == 1 else (top, bottom)
-    try:
-        position = Position(tuple(player), tuple(opponent), v)
-    except InvalidPositionError as exc:
-        raise InvalidPositionError(f"invalid XGID {text!r}: {exc}") from None
-    return XGIDRecord(
-        position,
+    return XGIDFields(
+        tuple(player),
+        tuple(opponent),
+        v,
         1 << cube_log,
         owner,
         turn,
@@ -182,7 +201,7 @@ def parse_xgid(text: str, variant: str | Variant = "standard") -> XGIDRecord:
     )
 
 
-def xgid_board(position: Position, turn: int = 1) -> str:
+def xgid_board(position: Sides, turn: int = 1) -> str:
     """The 26-character XGID board of a position; ``turn`` says whether the player on roll is drawn at the bottom (1) or top (-1)."""
     bottom, top = (
         (position.player, position.opponent) if turn == 1 else (position.opponent, position.player)
@@ -191,8 +210,8 @@ def xgid_board(position: Position, turn: int = 1) -> str:
     for i in range(1, 25):
         if bottom[i]:
             chars.append(chr(64 + bottom[i]))
-        elif top[25 - i]:
-            chars.append(chr(96 + top[25 - i]))
+        elif top[_THEIR[i]]:
+            chars.append(chr(96 + top[_THEIR[i]]))
         else:
             chars.append("-")
     chars.append(chr(64 + bottom[25]) if bottom[25] else "-")
@@ -200,7 +219,7 @@ def xgid_board(position: Position, turn: int = 1) -> str:
 
 
 def format_xgid(
-    position: Position,
+    position: Sides,
     *,
     turn: int = 1,
     cube_value: int = 1,

@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Final
 
-from gammon.geometry import VariantPosition
 from gammon.match import MatchState, TableOptions, allowed_actions, to_act
 from gammon.match.fairdice import DICE_SCHEME
 from gammon.position import Position
@@ -40,10 +39,10 @@ def _board(match: MatchState) -> tuple[list[list[int]], list[int], str]:
 
 def _pins_and_waiting(match: MatchState) -> tuple[list[list[int]] | None, list[int] | None]:
     """Plakoto's pinned checkers (the points, per seat, in that seat's own numbering) and
-    acey-deucey's checkers still to enter (per seat); ``None`` for a backgammon position."""
+    acey-deucey's checkers still to enter (per seat); ``None`` on the backgammon board."""
     g = match.game
     pos = g.position
-    if not isinstance(pos, VariantPosition):
+    if pos.variant.family == "board":
         return None, None
     turn = g.turn if g.turn is not None else 0
     pinned = [[p for p in range(1, 25) if mask >> p & 1] for mask in pos.pinned]
@@ -64,7 +63,7 @@ def variant_view(name: str) -> dict[str, Any]:
     """
     v = get_variant(name)
     return v.describe() | {
-        "other_point": [0] + [v.other_point(p) for p in range(1, 25)] + [0],
+        "other_point": list(v.point_map),
         "mat": v.standard_geometry,
     }
 

@@ -1,0 +1,459 @@
+"""The track games' rules: plakoto, fevga, long nardy, jacquet and acey-deucey.
+
+Their geometry or restrictions differ from the backgammon board's, so their plays
+come from this module's generator; :mod:`gammon.movegen` is not used here.  It reads
+the variant (:class:`gammon.variants.Variant`):
+
+* ``movement``: ``opposite`` or ``same``, through :attr:`Variant.point_map`.
+* ``landing``: ``hit`` (blots go to the bar), ``pin`` (plakoto) or ``block``.
+* restrictions: ``head_rule`` (long nardy), ``first_checker_until`` (fevga, jacquet),
+  ``prime_rule`` (the same-direction games), ``start_quarter_rule`` (fevga),
+  ``enter_from_off`` and ``bonus_roll`` (acey-deucey); ``mother_rule`` (plakoto) is
+  read by :func:`gammon.rules.base.game_result`.
+
+The generator tries every order of the dice, checks each step on the board reached so
+far, records every prefix as a candidate, drops the candidates whose final board
+breaks the prime or starting-quarter rule, then keeps those that use the most dice
+(and the larger die when only one of two can be played): the maximal-usage rule of
+rules.md R10 applied after each variant's restrictions.
+
+>>> from gammon import Position
+>>> start = Position.initial("long-nardy")
+>>> [str(m) for m in start.legal_moves("65")]
+['24/13']
+>>> sorted(str(m) for m in start.legal_moves("66"))
+['24/18(2)']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from functools import lru_cache
+
+from gammon.dice import Dice
+from gammon.errors import InvalidPositionError
+from gammon.notation.movetext import Path, format_move
+from gammon.rules.base import (
+    PositionLike,
+    RawPlay,
+    RawStep,
+    Sides,
+    StepLike,
+    StepSearch,
+    VariantRules,
+    check_counts,
+    search_steps,
+)
+from gammon.variants import Variant
+
+__all__ = ["TrackRules"]
+
+# The generator's board, seen from the mover: m and o are 26 counts, each side in its own
+# numbering (0 off, 1..24, 25 bar); mp / op are bit masks of the points (own numbering)
+# where that side's checker is pinned; mw / ow are checkers still to enter (acey-deucey).
+_State = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
+# a candidate: (dice used, first die, raw steps as flat (from, to, die, hit) quadruples)
+_Candidate = tuple[int, int, tuple[int, ...]]
+# a click-to-move node: (board, dice left, head checkers left, 1-2 double still to choose)
+_Node = tuple[_State, tuple[int, ...], int, bool]
+
+
+def _pack(state: _State) -> int:
+    """A non-zero integer that identifies a board (the key of a play)."""
+    m, o, mp, op, mw, ow = state
+    data = bytes(m) + bytes(o) + bytes((mw, ow)) + mp.to_bytes(4, "little")
+    return int.from_bytes(data + op.to_bytes(4, "little") + b"\x01", "little")
+
+
+def _unpack(key: int) -> _State:
+    data = key.to_bytes(63, "little")
+    m = tuple(data[0:26])
+    o = tuple(data[26:52])
+    mw, ow = data[52], data[53]
+    mp = int.from_bytes(data[54:58], "little")
+    op = int.from_bytes(data[58:62], "little")
+    return m, o, mp, op, mw, ow
+
+
+def _state(pos: PositionLike) -> _State:
+    return pos.player, pos.opponent, pos.pinned[0], pos.pinned[1], pos.waiting[0], pos.waiting[1]
+
+
+class _Generator:
+    """One variant's step rules on generator states."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.v = variant
+        self.their = variant.point_map
+
+    def steps(self, st: _State, die: int, head_left: int) -> list[tuple[int, int, int]]:
+        """Legal single steps ``(from, to, kind)`` with ``die``; kind 1 = hit or pin."""
+        m, _, mp, _, mw, _ = st
+        v = self.v
+        out: list[tuple[int, int, int]] = []
+        if m[25] or mw:
+            t = 25 - die
+            kind = self.landing(st, t)
+            if kind >= 0:
+                out.append((25, t, kind))
+            if m[25]:
+                return out
+        first = v.first_checker_until
+        runner_only = False
+        if first:
+            passed = m[0] > 0 or any(m[1 : first + 1])
+            runner_only = not passed and m[24] < v.checkers
+        # every checker home and (plakoto) none of them pinned
+        home = not any(m[7:26]) and not mw and not mp
+        for s in range(24, 0, -1):
+            n = m[s]
+            if not n or (mp >> s & 1 and n == 1):
+                continue
+            if s == 24 and (runner_only or (v.head_rule and not head_left)):
+                continue
+            t = s - die
+            if t > 0:
+                kind = self.landing(st, t)
+                if kind >= 0:
+                    out.append((s, t, kind))
+            elif home and (t == 0 or not any(m[s + 1 : 7])):
+                out.append((s, 0, 0))
+        return out
+
+    def landing(self, st: _State, t: int) -> int:
+        """-1 if the mover may not land on ``t``; 1 for a hit or a new pin; else 0."""
+        _, o, mp, op, _, _ = st
+        q = self.their[t]
+        n = o[q]
+        if not n:
+            return 0
+        landing = self.v.landing
+        if landing == "block" or n >= 2:
+            return -1
+        if landing == "hit":
+            return 1
+        # pin: a lone opposing checker, unless it pins one of ours
+        if mp >> t & 1:
+            return -1
+        return 0 if op >> q & 1 else 1
+
+    def play(self, st: _State, s: int, t: int, kind: int) -> _State:
+        m, o, mp, op, mw, ow = st
+        ml = list(m)
+        if s == 25 and not m[25]:
+            mw -= 1
+        else:
+            ml[s] -= 1
+        ml[t] += 1
+        if s != 25 and not ml[s] and self.v.landing == "pin":
+            op &= ~(1 << self.their[s])  # the pinned checker under it is free again
+        if kind:
+            q = self.their[t]
+            if self.v.landing == "hit":
+                ol = list(o)
+                ol[q] -= 1
+                ol[25] += 1
+                o = tuple(ol)
+            else:
+                op |= 1 << q
+        return tuple(ml), o, mp, op, mw, ow
+
+    def prime_ok(self, st: _State) -> bool:
+        """No six consecutive blocked points unless an opposing checker is past them.
+
+        Jacquet: unless the mover holds its own 1- and 2-points.
+        """
+        m, o = st[0], st[1]
+        if self.v.prime_needs_last_points and m[1] and m[2]:
+            return True
+        blocked = [False] * 26
+        for p in range(1, 25):
+            if m[p]:
+                blocked[self.their[p]] = True
+        run = 0
+        for q in range(24, 0, -1):  # the opponent's numbering, the way it travels
+            run = run + 1 if blocked[q] else 0
+            if run >= 6 and (self.v.prime_needs_last_points or not any(o[1:q])):
+                return False
+        return True
+
+    def head_allowance(self, st: _State, dice: Sequence[int]) -> int:
+        if not self.v.head_rule:
+            return 4
+        m = st[0]
+        if m[24] == self.v.checkers and dice[0] == dice[-1] and dice[0] in self.v.head_doubles:
+            return 2
+        return 1
+
+    def plays(self, st: _State, d1: int, d2: int) -> dict[int, tuple[int, ...]]:
+        """Every legal play of one roll (without acey-deucey's bonus): key -> raw steps."""
+        hi, lo = max(d1, d2), min(d1, d2)
+        orders: list[tuple[int, ...]] = [(d1,) * 4] if d1 == d2 else [(hi, lo), (lo, hi)]
+        heads = self.head_allowance(st, (d1, d2))
+        leaves: dict[int, _Candidate] = {}
+        finals: dict[int, _State] = {}
+        seen: set[tuple[int, int, _State, int]] = set()
+
+        def walk(
+            oi: int, seq: tuple[int, ...], i: int, cur: _State, raw: tuple[int, ...], head_left: int
+        ) -> None:
+            marker = (oi, i, cur, head_left)
+            if marker in seen:
+                return
+            seen.add(marker)
+            if i:
+                key = _pack(cur)
+                first = raw[2]
+                old = leaves.get(key)
+                if old is None or (i, first) > (old[0], old[1]):
+                    leaves[key] = (i, first, raw)
+                    finals[key] = cur
+            if i == len(seq):
+                return
+            d = seq[i]
+            for s, t, kind in self.steps(cur, d, head_left):
+                nxt = self.play(cur, s, t, kind)
+                walk(oi, seq, i + 1, nxt, (*raw, s, t, d, kind), head_left - (s == 24))
+
+        for oi, seq in enumerate(orders):
+            walk(oi, seq, 0, st, (), heads)
+        if self.v.prime_rule:
+            leaves = {k: c for k, c in leaves.items() if self.prime_ok(finals[k])}
+        if self.v.start_quarter_rule:
+            leaves = {k: c for k, c in leaves.items() if not all(finals[k][0][19:25])}
+        most = max((c[0] for c in leaves.values()), default=0)
+        if not most:
+            return {}
+        best = {k: c for k, c in leaves.items() if c[0] == most}
+        if most == 1 and d1 != d2:
+            high = max(d1, d2)
+            if any(c[1] == high for c in best.values()):
+                best = {k: c for k, c in best.items() if c[1] == high}
+        return {k: c[2] for k, c in sorted(best.items(), key=lambda kc: kc[1][2])}
+
+    def all_plays(self, st: _State, d1: int, d2: int) -> dict[int, tuple[int, ...]]:
+        """Every legal play, acey-deucey's 1-2 (then a double of one's choice) included."""
+        first = self.plays(st, d1, d2)
+        if not (self.v.bonus_roll and {d1, d2} == {1, 2}):
+            return first
+        if any(len(raw) < 8 for raw in first.values()):
+            return first  # the 1-2 itself could not be played in full: the rest is lost
+        out: dict[int, tuple[int, ...]] = {}
+        for key, raw in first.items():
+            mid = _unpack(key)
+            for n in range(1, 7):
+                more = self.plays(mid, n, n)
+                if not more:
+                    out.setdefault(key, raw)
+                for k2, raw2 in more.items():
+                    old = out.get(k2)
+                    if old is None or len(raw) + len(raw2) > len(old):
+                        out[k2] = raw + raw2
+        return out
+
+
+@lru_cache(maxsize=64)
+def _all_plays(gen: _Generator, st: _State, d1: int, d2: int) -> dict[int, RawPlay]:
+    # a few recent answers are kept: the engine, the server and parse_move ask again
+    return gen.all_plays(st, d1, d2)
+
+
+class TrackRules(VariantRules):
+    """The rules of the track family for one variant."""
+
+    __slots__ = ("_gen",)
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self._gen = _Generator(variant)
+
+    # ------------------------------------------------------------------ positions
+
+    def validate(self, pos: PositionLike) -> None:
+        """Counts (waiting checkers included), pins only where something pins, no bar
+        unless blots are hit."""
+        variant = self._variant
+        player, opponent, pinned, waiting = pos.player, pos.opponent, pos.pinned, pos.waiting
+        n = variant.checkers
+        for name, value in (("pinned", pinned), ("waiting", waiting)):
+            if (
+                not isinstance(value, tuple)
+                or len(value) != 2
+                or any(type(x) is not int or x < 0 for x in value)
+            ):
+                raise InvalidPositionError(
+                    f"{name} must be two non-negative integers, got {value!r}"
+                )
+        if any(waiting) and not variant.enter_from_off:
+            raise InvalidPositionError(f"{variant.name} has no checkers waiting to enter")
+        if any(pinned) and variant.landing != "pin":
+            raise InvalidPositionError(f"{variant.name} has no pinned checkers")
+        sides = (("player", player, waiting[0]), ("opponent", opponent, waiting[1]))
+        check_counts(variant, sides)
+        for name, side, _ in sides:
+            if side[25] and variant.landing != "hit":
+                raise InvalidPositionError(
+                    f"{variant.name} has no bar, but {name} has {side[25]} there"
+                )
+        their = variant.point_map
+        for p in range(1, 25):
+            q = their[p]
+            a, b = player[p], opponent[q]
+            mine_pinned, theirs_pinned = pinned[0] >> p & 1, pinned[1] >> q & 1
+            if mine_pinned and not (a == 1 and b >= 1):
+                raise InvalidPositionError(
+                    f"the player's checker on {p} is marked pinned, but nothing pins it"
+                )
+            if theirs_pinned and not (b == 1 and a >= 1):
+                raise InvalidPositionError(
+                    f"the opponent's checker on {q} is marked pinned, but nothing pins it"
+                )
+            if a and b and not (mine_pinned ^ theirs_pinned):
+                raise InvalidPositionError(
+                    f"point {p} holds checkers of both sides ({a} and {b}) with no pin"
+                )
+        if pinned[0] >> 25 or pinned[1] >> 25 or pinned[0] & 1 or pinned[1] & 1:
+            raise InvalidPositionError("pins are on points 1..24")
+        if player[0] == n and opponent[0] == n:
+            raise InvalidPositionError("both sides have borne off every checker")
+
+    def is_race(self, pos: PositionLike) -> bool:
+        """Whether no checker can meet an opposing one any more.
+
+        Opposite movement: the back checkers' points (25 on the bar or waiting to
+        enter) add up to under 25.  Same movement: a checker on its own 13..24 still
+        has to pass the other side's starting half, and one on its 1..12 only meets
+        checkers that are still there; so no contact is left once neither side has a
+        checker on its own 13..24.
+        """
+        if self._variant.movement == "same":
+            return not any(pos.player[13:25]) and not any(pos.opponent[13:25])
+        backs = []
+        for side, wait in ((pos.player, pos.waiting[0]), (pos.opponent, pos.waiting[1])):
+            backs.append(25 if wait else max((p for p in range(25, 0, -1) if side[p]), default=0))
+        return backs[0] + backs[1] < 25
+
+    def blots(self, pos: PositionLike) -> frozenset[int]:
+        """Points a checker may hit or pin on (none where any opposing checker blocks)."""
+        if self._variant.landing == "block":
+            return frozenset()
+        theirs, their = pos.opponent, self._variant.point_map
+        return frozenset(p for p in range(1, 25) if theirs[their[p]] == 1)
+
+    # ------------------------------------------------------------------ plays
+
+    def raw_plays(self, pos: PositionLike, dice: Dice) -> dict[int, RawPlay]:
+        """Every legal play with its steps; acey-deucey's 1-2 gives up to six steps."""
+        return _all_plays(self._gen, _state(pos), dice.d1, dice.d2)
+
+    def plays(self, pos: PositionLike, dice: Dice) -> tuple[Iterable[int], dict[int, RawPlay]]:
+        """The keys of :meth:`raw_plays`, with their steps."""
+        found = self.raw_plays(pos, dice)
+        return tuple(found), dict(found)
+
+    def after(self, pos: PositionLike, key: int) -> Sides:
+        """The key packs the whole board after the play: unpack it and turn it round."""
+        m, o, mp, op, mw, ow = _state(pos) if not key else _unpack(key)
+        return o, m, (op, mp), (ow, mw)
+
+    def hits(self, pos: PositionLike, key: int) -> int:
+        """Checkers sent to the bar (hit) or newly pinned by the play ``key``."""
+        if not key:
+            return 0
+        _, o, _, op, _, _ = _unpack(key)
+        if self._variant.landing == "hit":
+            return o[25] - pos.opponent[25]
+        return (op & ~pos.pinned[1]).bit_count()
+
+    # ------------------------------------------------------------------ move text
+
+    def max_paths(self) -> int:
+        """Six checker paths for acey-deucey's 1-2 and its double, else four."""
+        return 6 if self._variant.bonus_roll else 4
+
+    def match_paths(
+        self, pos: PositionLike, paths: list[Path], dice: Dice, keys: Sequence[int]
+    ) -> list[int]:
+        """Paths are matched by where they start and end; stopovers are not needed.
+
+        ``*`` marks a hit or a pin and picks between plays that differ only there.
+        """
+        delta = [0] * 26
+        stars: set[int] = set()
+        for path in paths:
+            delta[path.points[0]] -= 1
+            delta[path.points[-1]] += 1
+            stars |= {pt for pt, hit in zip(path.points, path.hits, strict=True) if hit}
+        raws = self.raw_plays(pos, dice)
+        exact: list[int] = []
+        loose: list[int] = []
+        for key in keys:
+            raw = raws[key]
+            got = [0] * 26
+            hits = set()
+            for i in range(0, len(raw), 4):
+                got[raw[i]] -= 1
+                got[raw[i + 1]] += 1
+                if raw[i + 3]:
+                    hits.add(raw[i + 1])
+            if got == delta and stars <= hits:
+                (exact if hits == stars else loose).append(key)
+        return exact or loose
+
+    def why_illegal(
+        self, pos: PositionLike, paths: list[Path], dice: Dice, keys: Sequence[int]
+    ) -> str:
+        """The variant's rules, with an example of a legal move."""
+        example = format_move(self.raw_plays(pos, dice)[keys[0]], self.blots(pos))
+        return f"the {self._variant.name} rules do not allow it; legal moves include {example}"
+
+    # ------------------------------------------------------------------ click to move
+
+    def step_search(
+        self,
+        pos: PositionLike,
+        dice: Dice,
+        legal: Collection[int],
+        need: int,
+        played: Sequence[StepLike],
+    ) -> StepSearch:
+        """The shared search; acey-deucey's 1-2 goes on with any double once played."""
+        gen = self._gen
+        st = _state(pos)
+        left = (dice.d1,) * 4 if dice.is_double else (dice.d1, dice.d2)
+        bonus = self._variant.bonus_roll and {dice.d1, dice.d2} == {1, 2}
+        start: _Node = (st, left, gen.head_allowance(st, left), bonus)
+        where = f"with {dice} in position {pos.position_id()}"
+        return search_steps(_Walk(gen), [start], legal, need, played, where, exact=False)
+
+
+class _Walk:
+    """Single steps on click-to-move nodes (the generator's steps, one die at a time)."""
+
+    __slots__ = ("gen",)
+
+    def __init__(self, gen: _Generator) -> None:
+        self.gen = gen
+
+    def key(self, node: _Node) -> int:
+        return _pack(node[0])
+
+    def left(self, node: _Node) -> tuple[int, ...]:
+        return node[1]
+
+    def successors(self, node: _Node) -> list[tuple[RawStep, _Node]]:
+        st, left, heads, bonus = node
+        choices: list[tuple[int, tuple[int, ...], bool]] = []
+        if not left and bonus:
+            choices = [(n, (n, n, n), False) for n in range(1, 7)]
+        for die in sorted(set(left), reverse=True):
+            others = list(left)
+            others.remove(die)
+            choices.append((die, tuple(others), bonus))
+        out: list[tuple[RawStep, _Node]] = []
+        gen = self.gen
+        for die, rest, still in choices:
+            for s, t, kind in gen.steps(st, die, heads):
+                nxt: _Node = (gen.play(st, s, t, kind), rest, heads - (s == 24), still)
+                out.append(((s, t, die, kind), nxt))
+        return out
