@@ -44,6 +44,7 @@ from gammon.match import (  # noqa: E402
     replay,
 )
 from gammon.match.formats.transcript import Entry, transcripts  # noqa: E402
+from gammon.match.state import GameState  # noqa: E402
 from gammon.move import Step  # noqa: E402
 
 # --------------------------------------------------------------------------- cells
@@ -240,6 +241,30 @@ def studio_tail(game: GameText) -> None:
     game.rows.append(["", ""])
 
 
+def resignations(record: MatchRecord) -> dict[int, tuple[int, GameState]]:
+    """For each game a resignation ended: who resigned, and the game just before (after
+    that player's roll)."""
+    out: dict[int, tuple[int, GameState]] = {}
+    for before, action in zip(replay(record), record.actions, strict=False):
+        if isinstance(action, Resign):
+            assert before.game.dice is not None
+            out[before.game.number] = (action.player, before.game)
+    return out
+
+
+def rolled(game: GameState) -> str:
+    """The dice of the roll in ``game``, gnubg's way: ``52:``."""
+    assert game.dice is not None
+    return f"{game.dice.high}{game.dice.low}:"
+
+
+def put_last(game: GameText, seat: int, text: str) -> None:
+    """Write ``text`` in ``seat``'s cell of a row after the game's last entry."""
+    if seat == 0 or not game.rows or game.rows[-1][1]:
+        game.rows.append(["", ""])
+    game.rows[-1][seat] = text
+
+
 # --------------------------------------------------------------------------- the files
 
 
@@ -269,20 +294,11 @@ def studio_resign_hidden() -> str:
         hit_bias=0.2,
     )
     games = games_of(record, words, dance=" Cannot Move")
-    states = replay(record)
-    # the roll made before each resignation
-    resigned: dict[int, str] = {}
-    for before, action in zip(states, record.actions, strict=False):
-        if type(action).__name__ == "Resign":
-            g = before.game
-            assert g.dice is not None
-            resigned[g.number] = f"{max(g.dice.d1, g.dice.d2)}{min(g.dice.d1, g.dice.d2)}: ????"
+    resigned = resignations(record)
     for game in games:
-        if game.number in resigned and game.winner is not None:
-            loser = 1 - game.winner
-            if loser == 0 or not game.rows or game.rows[-1][1]:
-                game.rows.append(["", ""])
-            game.rows[-1][loser] = resigned[game.number]
+        if game.number in resigned:
+            seat, before = resigned[game.number]
+            put_last(game, seat, rolled(before) + " ????")
         studio_tail(game)
     return write(
         Layout(studio_head("Cardinal", "tester", 5), ("Cardinal", "tester"), right=33), games
@@ -475,20 +491,12 @@ def offturn_resign() -> str:
         hit_bias=0.2,
     )
     games = games_of(record, numeric)
-    states = replay(record)
-    rolled: dict[int, tuple[int, str]] = {}
-    for before, action in zip(states, record.actions, strict=False):
-        if type(action).__name__ == "Resign":
-            g = before.game
-            assert g.dice is not None and g.turn is not None
-            rolled[g.number] = (g.turn, f"{max(g.dice.d1, g.dice.d2)}{min(g.dice.d1, g.dice.d2)}:")
+    resigned = resignations(record)
     for game in games:
-        if game.number in rolled:
+        if game.number in resigned:
             # the roller did not resign: the other player did, and the roller wins
-            roller, dice = rolled[game.number]
-            if roller == 0 or not game.rows or game.rows[-1][1]:
-                game.rows.append(["", ""])
-            game.rows[-1][roller] = dice
+            roller, before = resigned[game.number]
+            put_last(game, roller, rolled(before))
             game.winner = roller
         gnubg_tail(game, 38)
     return write(Layout([" 5 point match", ""], ("Quentin", "Rosa")), games)
@@ -544,18 +552,11 @@ def abandon_vs_resign() -> str:
         TableOptions(match_length=1), 1212, ("Sven", "Tara"), safe(_backgammoned), hit_bias=0.6
     )
     games = games_of(record, numeric)
-    states = replay(record)
-    for before, action in zip(states, record.actions, strict=False):
-        if isinstance(action, Resign):
-            g = before.game
-            assert g.dice is not None
-            move = g.position.legal_moves(g.dice)[0]
-            text = f"{max(g.dice.d1, g.dice.d2)}{min(g.dice.d1, g.dice.d2)}: "
-            text += numeric(Entry(action.player, "move", g.dice, move.steps))
-            game = games[g.number - 1]
-            if action.player == 0 or not game.rows or game.rows[-1][1]:
-                game.rows.append(["", ""])
-            game.rows[-1][action.player] = text
+    for number, (seat, before) in resignations(record).items():
+        assert before.dice is not None
+        move = before.position.legal_moves(before.dice)[0]
+        text = numeric(Entry(seat, "move", before.dice, move.steps))
+        put_last(games[number - 1], seat, f"{rolled(before)} {text}")
     for game in games:
         gnubg_tail(game, 38)
     return write(Layout([" 1 point match", ""], ("Sven", "Tara")), games)
