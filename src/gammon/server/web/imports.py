@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -27,7 +28,8 @@ from starlette.routing import Route
 
 from gammon.errors import GammonError
 from gammon.match.formats import import_warnings, read_match, unchecked_games
-from gammon.match.record import MatchRecord, read_log, replay, write_log
+from gammon.match.record import MatchRecord, replay, write_log
+from gammon.match.state import GameOutcome
 from gammon.server.analysis import ANALYSIS_LEVELS, analysis_available
 from gammon.server.protocol import ServerError
 from gammon.server.web.common import (
@@ -53,11 +55,27 @@ SUFFIXES: Final = (".mat", ".txt", ".sgf", ".xg")
 
 @dataclass(frozen=True, slots=True)
 class Imported:
-    """An uploaded match: whose it is, the file's name and its record as an action log."""
+    """An uploaded match: whose it is, the file's name, its record as an action log, and
+    what its page shows (worked out with the file, off the event loop)."""
 
     owner: int
     name: str
     log: str
+    page: dict[str, Any]
+
+
+def _read(name: str, data: bytes) -> tuple[str, dict[str, Any]]:
+    """Run in a thread: the record of an uploaded file as an action log, and its page."""
+    record = read_match(name, data)
+    final = replay(record)[-1]
+    page = {
+        "players": record.players,
+        "length": record.options.match_length,
+        "score": final.score,
+        "games": _games(record, final.games),
+        "warnings": import_warnings(record),
+    }
+    return write_log(record), page
 
 
 def _store(request: Request) -> OrderedDict[str, Imported]:
@@ -100,24 +118,23 @@ async def import_upload(request: Request) -> Response:
         return await _refused(request, f"{name}: larger than {MAX_BYTES >> 10} KB", 413)
     may_create(request)  # a long file is seconds of CPU: rationed like creating a table
     try:
-        record = await asyncio.to_thread(read_match, name, data)
+        log, page = await asyncio.to_thread(_read, name, data)
     except (GammonError, ValueError) as exc:
         return await _refused(request, f"{name}: {exc}")
     store = _store(request)
     key = secrets.token_urlsafe(9)
-    store[key] = Imported(session.user.id, name, write_log(record))
+    store[key] = Imported(session.user.id, name, log, page)
     while len(store) > KEEP:
         store.popitem(last=False)
     return redirect_to(f"/imports/{key}")
 
 
-def _games(record: MatchRecord) -> list[dict[str, Any]]:
+def _games(record: MatchRecord, outcomes: Sequence[GameOutcome]) -> list[dict[str, Any]]:
     """Each game's score at its start, winner, points and end, as the page lists them."""
-    final = replay(record)[-1]
     score = list(record.start_score)
     unchecked = unchecked_games(record)
     rows = []
-    for outcome in final.games:
+    for outcome in outcomes:
         rows.append(
             {
                 "number": outcome.number,
@@ -139,8 +156,6 @@ async def imported_page(request: Request) -> Response:
     found = _store(request).get(key)
     if found is None or found.owner != session.user.id:
         raise ServerError("not_found", "no such imported match (they are kept for a while)")
-    record = read_log(found.log)
-    final = replay(record)[-1]
     level = request.query_params.get("level")
     view: dict[str, Any] | None = None
     if level is not None:
@@ -162,10 +177,7 @@ async def imported_page(request: Request) -> Response:
         {
             "key": key,
             "name": found.name,
-            "record": record,
-            "score": final.score,
-            "games": _games(record),
-            "warnings": import_warnings(record),
+            **found.page,
             "level": level,
             "levels": ANALYSIS_LEVELS,
             "can_analyse": analysis_available(),
