@@ -156,7 +156,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from gammon.match.formats import convert_file
 
     try:
-        print(convert_file(args.source, args.target))
+        print(convert_file(args.source, args.target, strict=args.strict, warn=sys.stderr))
     except OSError as exc:
         raise GammonError(f"cannot convert {args.source}: {exc.strerror or exc}") from None
     return 0
@@ -323,15 +323,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "convert",
-        help="convert a match between the action log, .mat and SGF",
+        help="convert a match between the action log, .mat, SGF and .xg",
         description=(
             "Convert a match record; the file extensions choose the formats: .jsonl or .log "
             "(gammon's action log), .mat or .txt (Jellyfish/gnubg/XG text match), .sgf "
-            "(gnubg SGF: its moves and cube actions). Every move is checked by replaying it."
+            "(gnubg SGF: its moves and cube actions), .xg (eXtreme Gammon). Every move is "
+            "checked by replaying it; what a .mat file writes that the rules cannot replay "
+            "exactly is kept as gnubg keeps it, with a warning naming the line (--strict: "
+            "refused)."
         ),
     )
-    p.add_argument("source", help="the match to read (.jsonl, .log, .mat, .txt, .sgf)")
-    p.add_argument("target", help="the file to write (.jsonl, .log, .mat, .txt, .sgf)")
+    p.add_argument("source", help="the match to read (.jsonl, .log, .mat, .txt, .sgf, .xg)")
+    p.add_argument("target", help="the file to write (.jsonl, .log, .mat, .txt, .sgf, .xg)")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse a .mat file that does not replay exactly (no warnings)",
+    )
     p.set_defaults(func=cmd_convert)
 
     p = sub.add_parser(
@@ -339,8 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
         aliases=["analyze"],
         help="analyse a match with the bot",
         description=(
-            "Evaluate every checker play and cube decision of a match (action log, .mat or "
-            "SGF) "
+            "Evaluate every checker play and cube decision of a match (action log, .mat, "
+            "SGF or .xg) "
             "at a chosen level: best moves, equity lost, blunder marks, error rates (PR and "
             "mEMG), luck, and the equity after every move. See docs/analysis.md."
         ),

@@ -508,6 +508,18 @@ def test_cli_reads_sgf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         assert "Game 1: Alice 0, Bob 0 - Bob wins 1 point" in capsys.readouterr().out
 
 
+def test_cli_reads_xg(tmp_path: Path) -> None:
+    from gammon.match.formats import record_to_xg
+
+    record = load_record(DATA / "tiny.mat")
+    xg = tmp_path / "match.xg"
+    xg.write_bytes(record_to_xg(record))
+    nameless = tmp_path / "match"  # read by its content
+    nameless.write_bytes(xg.read_bytes())
+    for path in (xg, nameless):
+        assert load_record(path).actions == record.actions
+
+
 def test_cli_errors(tmp_path: Path) -> None:
     from gammon.errors import GammonError
 

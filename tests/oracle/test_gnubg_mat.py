@@ -1,14 +1,16 @@
 """Differential tests against the GNU Backgammon program (Debian's ``gnubg``, 1.07).
 
 gnubg is GPL: it is only run here, as an external program (``gnubg -t -q -p script.py``),
-never imported or copied.  Three checks:
+never imported or copied.  Four checks:
 
 * gnubg plays random matches and money sessions against itself (0-ply with noise, so
   there are doubles, beavers, drops, resignations and Crawford games) and exports them
   as ``.mat``; gammon imports every export to gnubg's games, winners, points and moves;
 * gnubg imports every ``.mat`` and SGF that gammon writes for random matches of our
   engine to the same games, winners and points;
-* ``xgid_to_gnubg_id(..., seat_on_roll=True)`` is what gnubg 1.07's ``set xgid`` gives.
+* ``xgid_to_gnubg_id(..., seat_on_roll=True)`` is what gnubg 1.07's ``set xgid`` gives;
+* gnubg reads the dialect corpus (tests/data/mat/dialects/) as ``expected.json`` stores
+  it, and gammon reads each of those files as gnubg does.
 
 They skip when ``/usr/games/gnubg`` is missing (``GAMMON_GNUBG`` names another path);
 ``.ci/run`` installs it.
@@ -16,12 +18,15 @@ They skip when ``/usr/games/gnubg`` is missing (``GAMMON_GNUBG`` names another p
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -305,3 +310,34 @@ def test_gnubg_reads_the_corpus_as_gammon_does(tmp_path: Path) -> None:
                 failures.append(f"{Path(result['file']).name} game {number}: the moves differ")
     assert len(results) == len(files)
     assert not failures, "\n".join(failures)
+
+
+# --------------------------------------------------------------------------- the dialect corpus
+
+DIALECTS = Path(__file__).resolve().parents[1] / "data" / "mat" / "dialects"
+
+
+def _bench() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "mat_corpus.py"
+    spec = importlib.util.spec_from_file_location("mat_corpus", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("mat_corpus", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gnubg_reads_the_dialects_as_stored_and_so_do_we(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """gnubg's reading of tests/data/mat/dialects/ is what ``expected.json`` stores (the
+    test that runs without gnubg checks against it), and gammon reads every file the same
+    way (``benchmarks/mat_corpus.py``, issue #16's measure)."""
+    bench = _bench()
+    paths = bench.files_of(DIALECTS)
+    stored = json.loads((DIALECTS / "expected.json").read_text(encoding="utf-8"))
+    assert bench.gnubg_outcomes(paths) == stored
+    assert bench.main([str(DIALECTS)]) == 0
+    assert capsys.readouterr().out.endswith(
+        f"{len(paths)}/{len(paths)} files read like gnubg (expected from {GNUBG})\n"
+    )

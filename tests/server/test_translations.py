@@ -32,9 +32,24 @@ from serverkit import Player, RunningServer, start_pair, wait_state
 ROOT = Path(__file__).parents[2] / "src" / "gammon" / "server"
 TEMPLATES = ROOT / "templates"
 STATIC = ROOT / "static"
+DIALECTS = Path(__file__).parents[1] / "data" / "mat" / "dialects"
 
 #: Words that are the same in every language (names, notation, units).
-SAME = {"gammon", "Backgammon", "PR", "mEMG", "JSON", "SGF", "XGID", "EN", "FR", "IT", "s", "vs"}
+SAME = {
+    "gammon",
+    "Backgammon",
+    "PR",
+    "mEMG",
+    "JSON",
+    "SGF",
+    "XGID",
+    "EN",
+    "FR",
+    "IT",
+    "s",
+    "vs",
+    "KB",
+}
 
 #: The names the pages build from data, by family.
 NAMES = {
@@ -194,6 +209,15 @@ def test_pages_in_french_and_italian_show_no_english(server: RunningServer, lang
                 },
             ),
         }
+        # an imported match file (issue #16), and the import form
+        sent = web.post(
+            "/import",
+            data={"csrf_token": _csrf(web.get("/import").text)},
+            files={"file": ("m.mat", (DIALECTS / "hand_unknown.mat").read_bytes())},
+        )
+        assert sent.status_code == 303, sent.text
+        pages["import"] = web.get("/import")
+        pages["imported"] = web.get(sent.headers["location"])
         for name, page in pages.items():
             assert f'lang="{lang}"' in page.text, name
             assert not _untranslated(page.text, lang), (name, _untranslated(page.text, lang))

@@ -35,6 +35,7 @@ from gammon.match import (
 )
 from gammon.match.actions import Action
 from gammon.match.formats import convert_file, mat_to_record, match_to_mat
+from gammon.match.formats.notes import import_warnings, unchecked_games
 from strategies import match_records
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -477,7 +478,13 @@ def test_the_winner_comes_from_the_next_score_then_the_match_then_the_column() -
     assert record.actions[-3:] == (Roll(1, Dice(4, 2)), Resign(1, 1), AcceptResign(0))
     assert replay(record)[-1].score == (1, 0)
     with pytest.raises(InvalidNotationError, match="player 0 wins 4 points, which neither"):
-        mat_to_record(head + "      Wins 4 points\n")  # nothing scores 4 at cube 1
+        mat_to_record(head + "      Wins 4 points\n", strict=True)  # nothing scores 4 at cube 1
+    # the lenient reader counts 3, as gnubg does, and says so
+    lenient = mat_to_record(head + "      Wins 4 points\n")
+    assert replay(lenient)[-1].score == (3, 0)
+    (warning,) = import_warnings(lenient)
+    assert warning.line == 6 and warning.game == 1 and "counted 3 points" in warning.message
+    assert unchecked_games(lenient) == {1}
     second = "\n Game 2\n Alice : 0       Bob : 1\n" + TINY_BODY.split("\n", 2)[2]
     by_match = head + "  2) 62: 24/18 13/11      Doubles => 2\n  3)  Drops\n" + second
     by_match += "      Wins 2 points and the match\n"  # only Bob reaches 3
@@ -524,22 +531,51 @@ def test_first_rolls_that_are_doubles() -> None:
     text = match_to_mat(record)
     assert mat_to_record(text).options == record.options  # the "loser" rule is inferred
     with pytest.raises(InvalidNotationError, match="starts with 44, a double"):
-        mat_to_record(text, options=TableOptions(match_length=5))
+        mat_to_record(text, options=TableOptions(match_length=5), strict=True)
     opening = " 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 33: 8/5(2) 6/3(2)\n"
     with pytest.raises(InvalidNotationError, match=r"line 5: game 1, move 1 \(A\).*a double"):
-        mat_to_record(opening)
+        mat_to_record(opening, strict=True)
+    (warning,) = import_warnings(mat_to_record(opening))
+    assert re.match(r"line 5: game 1, move 1 \(A\).*a double.*not replayed", warning.message)
 
 
 # --------------------------------------------------------------------------- errors
 
 
+#: Files the rules refuse: the strict reader raises, the lenient one warns and leaves out.
+PLAY_ERRORS = [
+    (
+        " 3 point match\n\n Game 1\n A : 0            B : 0\n  1) 31: 8/4 6/5\n",
+        r"line 5: game 1, move 1 \(A\): '31: 8/4 6/5': illegal move",
+    ),
+    (
+        " 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n  2) 42: 8/4 6/4\n",
+        r"line 5: game 1, move 1 \(B\): blank turn: .* every roll can be played",
+    ),
+    (
+        " 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5       Takes\n",
+        r"line 5: game 1, move 1 \(B\): 'Takes': player 1 cannot take now",
+    ),
+    (
+        " 3 point match\n\n Game 1\n A : 0     B : 0\n  1)  Doubles => 2\n",
+        r"line 5: game 1, move 1 \(A\)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), PLAY_ERRORS)
+def test_the_lenient_reader_warns_where_the_strict_one_refuses(text: str, message: str) -> None:
+    with pytest.raises(InvalidNotationError, match=message):
+        mat_to_record(text, strict=True)
+    record = mat_to_record(text)
+    (warning,) = import_warnings(record)
+    assert re.match(message, warning.message) and warning.line == 5
+    assert unchecked_games(record) == {1}
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (
-            " 3 point match\n\n Game 1\n A : 0            B : 0\n  1) 31: 8/4 6/5\n",
-            r"line 5: game 1, move 1 \(A\): '31: 8/4 6/5': illegal move",
-        ),
         (
             " 3 point match\n\n Game 1\n A : 0            B : 0\n  1) 31 8/5 6/5\n",
             r"line 5: '31 8/5 6/5': expected dice",
@@ -550,18 +586,6 @@ def test_first_rolls_that_are_doubles() -> None:
             " 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n      Wins 1 point\n"
             "\n Game 2\n A : 2     B : 0\n  1) 31: 8/5 6/5\n",
             "line 8: game 2 starts at 2-0, but the games before it give 1-0",
-        ),
-        (
-            " 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n  2) 42: 8/4 6/4\n",
-            r"line 5: game 1, move 1 \(B\): blank turn: .* every roll can be played",
-        ),
-        (
-            " 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5       Takes\n",
-            r"line 5: game 1, move 1 \(B\): 'Takes': player 1 cannot take now",
-        ),
-        (
-            " 3 point match\n\n Game 1\n A : 0     B : 0\n  1)  Doubles => 2\n",
-            r"line 5: game 1, move 1 \(A\)",
         ),
         (
             " 3 point match\n\n Game 1\n A : 0   B : 0\n      Wins 1 point\n\n Game 2\n A : 1   B : 0\n"
@@ -576,8 +600,10 @@ def test_first_rolls_that_are_doubles() -> None:
     ],
 )
 def test_errors_name_the_line(text: str, message: str) -> None:
-    with pytest.raises(InvalidNotationError, match=message):
-        mat_to_record(text)
+    """A file whose layout (or match) is wrong: both readers refuse it."""
+    for strict in (True, False):
+        with pytest.raises(InvalidNotationError, match=message):
+            mat_to_record(text, strict=strict)
 
 
 def test_a_header_alone_is_an_empty_match() -> None:
@@ -646,8 +672,11 @@ def test_a_trailing_roll_with_no_move_is_dropped() -> None:
     assert record.actions[-1] == Play(1, "13/11 13/9")
     final = replay(record)[-1]
     assert final.game.phase == "turn" and final.game.turn == 0
+    blank = text.replace("62:", "62:                              51: 13/8 6/5")
     with pytest.raises(InvalidNotationError, match="can be played but no move is written"):
-        mat_to_record(text.replace("62:", "62:                              51: 13/8 6/5"))
+        mat_to_record(blank, strict=True)
+    (warning,) = import_warnings(mat_to_record(blank))
+    assert "can be played but no move is written" in warning.message
 
 
 def test_gnubg_takes_a_beaver_by_rolling_on() -> None:

@@ -34,7 +34,7 @@ from gammon.bots.analysis.model import (
 )
 from gammon.bots.bot import LEVELS
 from gammon.errors import GammonError
-from gammon.match.formats import mat_to_record, sgf_to_record
+from gammon.match.formats import mat_to_record, sgf_to_record, xg_to_record
 from gammon.match.record import MatchRecord, read_log
 
 __all__ = ["add_arguments", "format_report", "load_record", "run"]
@@ -90,7 +90,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_record(path: str | Path) -> MatchRecord:
-    """A match record from an action log, a ``.mat`` or an SGF file (by suffix, else by content).
+    """A match record from an action log, a ``.mat``, an SGF or an ``.xg`` file (by suffix, else
+    by content).
 
     Raises :class:`GammonError` for a file that cannot be read or parsed.
     """
@@ -99,6 +100,8 @@ def load_record(path: str | Path) -> MatchRecord:
         raw = file.read_bytes()
     except OSError as exc:
         raise GammonError(f"cannot read {file}: {exc.strerror}") from None
+    if file.suffix.lower() == ".xg" or raw[:4] == b"RGMH":
+        return xg_to_record(raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -46,9 +46,9 @@ _ROW: Final = re.compile(r"^\s*(\d+)\)(.*)$")
 _WINS: Final = re.compile(
     r"^\s*wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?\s*\.?\s*$", re.IGNORECASE
 )
-_SCORE: Final = re.compile(
-    r"^\s*(?P<n0>\S.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>\S.*?)\s*:\s*(?P<s1>\d+)\s*$"
-)
+_SCORE: Final = re.compile(r"^\s*(?P<n0>.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s*$")
+#: Backgammon Galaxy writes the loser's ``Losses N point(s)`` beside the winner's ``Wins``.
+_LOSSES: Final = re.compile(r"(?<![\w/])losses\s+(\d+)\s+points?\b\.?", re.IGNORECASE)
 _ANCHOR: Final = re.compile(
     r"(?<![\w/*])(?P<dice>[1-6][1-6])\s*:"
     r"|(?<![\w/])(?P<word>doubles|redoubles|beavers|raccoons|takes|accepts|drops|passes|refuses)\b"
@@ -123,6 +123,8 @@ class MatGame:
     right: int = RIGHT
     rows: list[MatRow] = field(default_factory=list)
     wins: MatWins | None = None
+    #: Backgammon Galaxy's ``Losses N point(s)``: the points and the loser's column.
+    losses: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -225,11 +227,18 @@ def parse_mat(text: str) -> MatFile:
             continue
         if game is None:
             raise _bad(number, line, "expected the 'N point match' header or 'Game 1'")
+        split = (game.right + 5) // 2
+        for lost in _LOSSES.finditer(line):
+            game.losses = (int(lost[1]), 0 if lost.start() < split else 1)
+        line = _LOSSES.sub(lambda m: " " * len(m[0]), line).rstrip()
         row = _ROW.match(line)
+        if row and not row[2].strip() and (game.wins is not None or game.losses is not None):
+            continue  # Backgammon Studio's empty row after the result, Galaxy's Losses row
+        if not line.strip():
+            continue
         if row:
             if game.wins is not None:
                 raise _bad(number, line, f"a move after the result of game {game.number}")
-            split = (game.right + 5) // 2
             cells, wins_here = _cells(number, row[2], row.start(2), split)
             game.rows.append(MatRow(number, int(row[1]), cells))
             game.wins = wins_here
@@ -238,13 +247,13 @@ def parse_mat(text: str) -> MatFile:
         if wins:
             if game.wins is not None:
                 raise _bad(number, line, f"a second result for game {game.number}")
-            column = 0 if len(line) - len(line.lstrip()) < (game.right + 5) // 2 else 1
+            column = 0 if len(line) - len(line.lstrip()) < split else 1
             game.wins = MatWins(number, int(wins[1]), bool(wins[2]), column, line.strip())
             continue
         score = _SCORE.match(line)
         if score and game.score is None and not game.rows:
-            seat0 = _split_name(score["n0"], 0, parsed)
-            seat1 = _split_name(score["n1"], 1, parsed)
+            seat0 = _split_name(score["n0"] or "Player 0", 0, parsed)
+            seat1 = _split_name(score["n1"] or "Player 1", 1, parsed)
             game.names = (seat0, seat1)
             game.score = (int(score["s0"]), int(score["s1"]))
             game.right = score.start("n1")

@@ -12,12 +12,23 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from typing import Final
 
 from gammon.errors import IllegalActionError, InvalidNotationError, InvalidOptionsError
 from gammon.match.actions import Action
 from gammon.match.engine import new_match
-from gammon.match.formats.matlayout import FROM_TAG, MatCell, MatFile, MatRow, MatWins, parse_mat
+from gammon.match.formats.matlayout import (
+    FROM_TAG,
+    MatCell,
+    MatFile,
+    MatGame,
+    MatRow,
+    MatWins,
+    parse_mat,
+)
+from gammon.match.formats.notes import ImportWarning, with_warnings
 from gammon.match.formats.replay import Replayer, ReplayError
 from gammon.match.formats.transcript import plural
 from gammon.match.options import CUBE_LIMITS, TableOptions
@@ -114,7 +125,9 @@ def _candidates(parsed: MatFile, base: TableOptions) -> list[TableOptions]:
 
 
 def _winner(parsed: MatFile, index: int, replayer: Replayer, wins: MatWins) -> int:
-    """Who won a game that the board did not end: the next game's score, the match, or the column."""
+    """Who won a game that the board did not end: the next game's score, the match, the
+    column of a ``Losses`` line, or the column of the ``Wins`` line."""
+    game = parsed.games[index]
     score = replayer.state.score
     if index + 1 < len(parsed.games):
         following = parsed.games[index + 1].score
@@ -129,6 +142,8 @@ def _winner(parsed: MatFile, index: int, replayer: Replayer, wins: MatWins) -> i
         reach = [p for p in (0, 1) if score[p] + wins.points >= opts.match_length]
         if len(reach) == 1:
             return reach[0]
+    if game.losses is not None:
+        return 1 - game.losses[1]
     return wins.column
 
 
@@ -140,23 +155,58 @@ def _start(parsed: MatFile, options: TableOptions) -> tuple[int, int]:
     return first
 
 
-def _build(
-    parsed: MatFile, options: TableOptions, players: tuple[str, str], crawford: bool | None
-) -> list[Action]:
-    try:
-        replayer = Replayer(options, _start(parsed, options), crawford)
-    except IllegalActionError as exc:
-        raise ReplayError(f"line {parsed.games[0].line}: {exc}", 0) from None
-    for index, game in enumerate(parsed.games):
+#: What a transcription writes for a move nobody recorded (Backgammon Studio writes
+#: ``????`` for the roll of a player who then resigned).
+_UNKNOWN: Final = re.compile(r"^\?+$")
+
+
+class _Build:
+    """Replays a parsed file; ``strict`` refuses what the lenient reader records with a warning."""
+
+    def __init__(
+        self,
+        parsed: MatFile,
+        options: TableOptions,
+        players: tuple[str, str],
+        crawford: bool | None,
+        strict: bool,
+    ) -> None:
+        self.parsed, self.players, self.strict = parsed, players, strict
+        try:
+            self.replayer = Replayer(options, _start(parsed, options), crawford)
+        except IllegalActionError as exc:
+            raise ReplayError(f"line {parsed.games[0].line}: {exc}", 0) from None
+        self.warnings: list[ImportWarning] = []
+
+    def warn(self, line: int, game: int | None, message: str, *, exact: bool = False) -> None:
+        self.warnings.append(ImportWarning(line, game, message, exact))
+
+    def run(self) -> list[Action]:
+        replayer = self.replayer
+        for index, game in enumerate(self.parsed.games):
+            state = replayer.state
+            label = f"game {game.number}"
+            if state.over:
+                raise replayer.fail(f"line {game.line}: {label} comes after the end of the match")
+            if game.score is not None and game.score != state.score:
+                message = (
+                    f"line {game.line}: {label} starts at {game.score[0]}-{game.score[1]}, "
+                    f"but the games before it give {state.score[0]}-{state.score[1]}"
+                )
+                if self.strict or replayer.options.is_match:
+                    raise replayer.fail(message)
+                self.warn(
+                    game.line,
+                    state.game.number,
+                    f"{message} (a money session's score lines are not checked)",
+                    exact=True,
+                )
+            self.game(index, game, label)
+        return replayer.actions
+
+    def game(self, index: int, game: MatGame, label: str) -> None:
+        replayer = self.replayer
         state = replayer.state
-        label = f"game {game.number}"
-        if state.over:
-            raise replayer.fail(f"line {game.line}: {label} comes after the end of the match")
-        if game.score is not None and game.score != state.score:
-            raise replayer.fail(
-                f"line {game.line}: {label} starts at {game.score[0]}-{game.score[1]}, "
-                f"but the games before it give {state.score[0]}-{state.score[1]}"
-            )
         number = state.game.number
         slots: list[tuple[int, MatRow, MatCell | None]] = [
             (seat, row, row.cells[seat]) for row in game.rows for seat in (0, 1)
@@ -164,70 +214,111 @@ def _build(
         while slots and slots[-1][2] is None:
             slots.pop()
         for i, (seat, row, cell) in enumerate(slots):
-            if replayer.finished(number):
-                if cell is None:
-                    continue
-                raise replayer.fail(
-                    f"line {row.line}: {label}, move {row.number}: {cell.raw!r} comes after the end of the game"
-                )
-            who = players[seat]
-            if cell is None:
-                g = replayer.state.game
-                if g.phase == "turn" and g.turn == seat:
-                    replayer.dance(
-                        seat, f"line {row.line}: {label}, move {row.number} ({who}): blank turn"
-                    )
-                continue
-            where = f"line {row.line}: {label}, move {row.number} ({who}): {cell.raw!r}"
-            if cell.dice is not None:
-                final = i == len(slots) - 1
-                replayer.move(
-                    seat,
-                    cell.dice,
-                    cell.text,
-                    where,
-                    last=final and game.wins is not None,
-                    trailing=final and game.wins is None and index + 1 == len(parsed.games),
-                )
-            else:
-                assert cell.word is not None
-                replayer.cube(seat, cell.word, cell.value, where)
+            try:
+                self.entry(game, index, i == len(slots) - 1, seat, row, cell, label, number)
+            except ReplayError as exc:
+                if self.strict:
+                    raise
+                self.warn(row.line, number, f"{exc}; the rest of {label} is not replayed")
+                break
         wins = game.wins
         if replayer.finished(number):
             outcome = replayer.state.games[-1]
             if wins is not None and not replayer.points_agree(outcome, wins.points, state.score):
-                raise replayer.fail(
-                    f"line {wins.line}: {label}: {wins.raw!r}: the file says {wins.points} {plural(wins.points)}, "
-                    f"but the replay gives player {outcome.winner} {outcome.points}"
+                message = (
+                    f"line {wins.line}: {label}: {wins.raw!r}: the file says {wins.points} "
+                    f"{plural(wins.points)}, but the replay gives player {outcome.winner} "
+                    f"{outcome.points}"
                 )
-            continue
+                if self.strict:
+                    raise replayer.fail(message)
+                self.warn(wins.line, number, f"{message} (the board's result is kept)")
+            return
         if wins is None:
-            if index + 1 < len(parsed.games):
+            if index + 1 < len(self.parsed.games):
                 raise replayer.fail(
                     f"line {game.line}: {label} has no 'Wins' line and does not end on the board"
                 )
-            break
-        winner = _winner(parsed, index, replayer, wins)
-        replayer.concede(winner, wins.points, f"line {wins.line}: {label}: {wins.raw!r}")
-    return replayer.actions
+            return
+        winner = _winner(self.parsed, index, replayer, wins)
+        where = f"line {wins.line}: {label}: {wins.raw!r}"
+        try:
+            note = replayer.concede(winner, wins.points, where)
+            if note:
+                self.warn(wins.line, number, f"{where}: {note}")
+        except ReplayError:
+            if self.strict:
+                raise
+            note = replayer.force_result(winner, wins.points, where)
+            self.warn(wins.line, number, f"{where}: {note}")
+
+    def entry(
+        self,
+        game: MatGame,
+        index: int,
+        final: bool,
+        seat: int,
+        row: MatRow,
+        cell: MatCell | None,
+        label: str,
+        number: int,
+    ) -> None:
+        replayer = self.replayer
+        if replayer.finished(number):
+            if cell is None:
+                return
+            raise replayer.fail(
+                f"line {row.line}: {label}, move {row.number}: {cell.raw!r} comes after the end of the game"
+            )
+        who = self.players[seat]
+        if cell is None:
+            g = replayer.state.game
+            if g.phase == "turn" and g.turn == seat:
+                replayer.dance(
+                    seat, f"line {row.line}: {label}, move {row.number} ({who}): blank turn"
+                )
+            return
+        where = f"line {row.line}: {label}, move {row.number} ({who}): {cell.raw!r}"
+        if cell.dice is None:
+            assert cell.word is not None
+            replayer.cube(seat, cell.word, cell.value, where)
+            return
+        if _UNKNOWN.match(cell.text.strip()):
+            if final and game.wins is not None:
+                replayer.roll(seat, cell.dice, where)  # rolled, then resigned
+                return
+            raise replayer.fail(f"{where}: the move was not recorded")
+        replayer.move(
+            seat,
+            cell.dice,
+            cell.text,
+            where,
+            last=final and game.wins is not None,
+            trailing=final and game.wins is None and index + 1 == len(self.parsed.games),
+        )
 
 
-def mat_to_record(text: str, *, options: TableOptions | None = None) -> MatchRecord:
+def mat_to_record(
+    text: str, *, options: TableOptions | None = None, strict: bool = False
+) -> MatchRecord:
     """Read a ``.mat`` match file and rebuild it as engine actions, checking every entry.
 
     The reader is lenient about layout: CRLF line ends, ``; [Key "Value"]``
     comment lines (eXtreme Gammon's header, also read for the variant, Crawford,
     Jacoby, beaver and cube limit), country codes after names (``Bob(USA)``, kept
-    in ``meta["countries"]``), ``bar``/``off``/``(2)``/``*`` in moves, a dance
-    written as the dice alone or left blank (then the first unplayable roll of
-    :data:`gammon.ALL_ROLLS` is recorded), `` Beavers`` or a second
-    `` Doubles => N`` for a beaver, money-session headers (`` 0 point match``,
-    ``Money session``, ``Unlimited``), ``Wins N points`` at the end of a move
-    row (after ``Drops`` or a move), a forced move left blank (played), a
-    trailing roll with no move at the end of the file (dropped, as gnubg drops
-    it), gnubg's unanswered beaver (the doubler's next roll takes it).  It is
-    strict about play: every move is replayed, and one the rules refuse raises
-    :class:`InvalidNotationError` naming the line, game, move number and text.
+    in ``meta["countries"]``), an empty name, ``bar``/``off``/``(2)``/``*`` in
+    moves, a dance written as the dice alone, ``Cannot Move`` or left blank (then
+    the first unplayable roll of :data:`gammon.ALL_ROLLS` is recorded),
+    `` Beavers`` or a second `` Doubles => N`` for a beaver, money-session headers
+    (`` 0 point match``, ``Money session``, ``Unlimited``), ``Wins N points`` at the
+    end of a move row (after ``Drops`` or a move), Backgammon Galaxy's
+    ``Losses N point(s)``, Backgammon Studio's empty numbered row after the
+    result and its ``????`` for the roll of a player who resigned, a forced move
+    left blank (played), a trailing roll with no move at the end of the file
+    (dropped, as gnubg drops it), gnubg's unanswered beaver (the doubler's next
+    roll takes it).  A short move with two readings (``61: 8/1`` when 8/2*/1 and
+    8/7/1 are both legal) is read as gnubg reads it: the checker lands only on the
+    points written.
 
     The file has no roll-off: the first mover of each game gets a synthesised
     opening ``Roll`` whose two dice are the first roll of the game.  A game whose
@@ -239,12 +330,26 @@ def mat_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
     (``Resign`` + ``AcceptResign``, level 1-3, whichever scores N), else an abandon
     by the loser, else, when the loser wrote a move just before (gnubg reads a
     resignation by the player not on roll, which our rules do not allow), a
-    resignation after that move's roll with the move left out.  The winner of such a game is read from the next game's score,
-    else from "and the match", else from the column of the ``Wins`` line.
+    resignation after that move's roll with the move left out (with a warning).
+    The winner of such a game is read from the next game's score, else from "and
+    the match", else from the column of a ``Losses`` or the ``Wins`` line.
+
+    What the rules cannot replay exactly is kept as gnubg keeps it, with an
+    :class:`~gammon.match.formats.notes.ImportWarning` naming the line: a move
+    nobody recorded (``???``), a playable roll with no move, an illegal move (the
+    rest of that game is not replayed, and its written result is recorded), points
+    no resignation gives (cut to 3 x the cube, as gnubg counts them), a
+    resignation during the winner's turn (the entries after the loser's last
+    turn are left out), a money session's score lines that are not its running
+    score.  The warnings are in ``meta["warnings"]`` and the games they leave
+    unchecked in ``meta["unchecked_games"]``.  With ``strict`` each of these is an
+    :class:`InvalidNotationError` naming the line, game, move number and text.
 
     Without ``options`` the table is inferred: the header's length (0 = money),
     the header tags, beavers and raccoons seen in the file; Crawford off (matches)
-    or Jacoby on (money) are tried when the plain table does not replay.
+    or Jacoby on (money) are tried when the plain table does not replay.  The
+    lenient reader takes a table that replays every game exactly when there is
+    one, else the one with the fewest unchecked games.
     """
     parsed = parse_mat(text)
     names = parsed.games[0].names if parsed.games and parsed.games[0].names else None
@@ -256,28 +361,40 @@ def mat_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
             raise InvalidNotationError("no ' N point match' header, and no options were given")
         tries = _candidates(parsed, _options_from(parsed, parsed.length))
     best: ReplayError | None = None
-    for table, crawford in _with_crawford(parsed, tries):
-        try:
-            actions = _build(parsed, table, names, crawford)
-        except ReplayError as exc:
-            if best is None or exc.progress > best.progress:
-                best = exc
-            continue
-        meta: dict[str, object] = {"source": "mat"}
-        if parsed.tags:
-            meta["tags"] = dict(parsed.tags)
-        if parsed.countries:
-            meta["countries"] = [parsed.countries.get(0, ""), parsed.countries.get(1, "")]
-        return MatchRecord(
-            table,
-            tuple(actions),
-            names,
-            meta=meta,
-            start_score=_start(parsed, table),
-            start_crawford=crawford,
-        )
-    assert best is not None
-    raise InvalidNotationError(str(best)) from None
+    found: list[tuple[int, TableOptions, bool | None, _Build]] = []
+    for lenient in (False, True) if not strict else (False,):
+        for table, crawford in _with_crawford(parsed, tries):
+            try:
+                build = _Build(parsed, table, names, crawford, strict=not lenient)
+                build.run()
+            except ReplayError as exc:
+                if best is None or exc.progress > best.progress:
+                    best = exc
+                continue
+            unchecked = len({w.game for w in build.warnings if not w.exact})
+            found.append((unchecked, table, crawford, build))
+            if not unchecked:
+                break
+        if found:
+            break
+    if not found:
+        assert best is not None
+        raise InvalidNotationError(str(best)) from None
+    _, table, crawford, build = min(found, key=lambda item: item[0])
+    meta: dict[str, object] = {"source": "mat"}
+    if parsed.tags:
+        meta["tags"] = dict(parsed.tags)
+    if parsed.countries:
+        meta["countries"] = [parsed.countries.get(0, ""), parsed.countries.get(1, "")]
+    record = MatchRecord(
+        table,
+        tuple(build.replayer.actions),
+        names,
+        meta=meta,
+        start_score=_start(parsed, table),
+        start_crawford=crawford,
+    )
+    return with_warnings(record, build.warnings)
 
 
 def _with_crawford(

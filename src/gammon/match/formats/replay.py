@@ -18,7 +18,7 @@ resignation or an abandon; a :class:`ReplayError` says how far it got.
 from __future__ import annotations
 
 from gammon.dice import ALL_ROLLS, Dice
-from gammon.errors import GammonError, InvalidNotationError
+from gammon.errors import AmbiguousMoveError, GammonError, InvalidNotationError
 from gammon.match.actions import (
     Abandon,
     AcceptResign,
@@ -36,9 +36,11 @@ from gammon.match.engine import apply, new_match
 from gammon.match.formats.transcript import plural
 from gammon.match.options import TableOptions
 from gammon.match.state import GameOutcome, MatchState, Transition
-from gammon.notation.movetext import PASS_WORDS
+from gammon.move import Move
+from gammon.notation.movetext import PASS_WORDS, parse_move_text
+from gammon.position import Position
 
-__all__ = ["ReplayError", "Replayer", "unplayable_roll"]
+__all__ = ["ReplayError", "Replayer", "read_move", "unplayable_roll"]
 
 
 class ReplayError(InvalidNotationError):
@@ -168,10 +170,11 @@ class Replayer:
                     f"{where}: the roll {dice} can be played but no move is written "
                     f"({len(moves)} legal moves, position {g.position.position_id()})"
                 )
-            transition = self.push(Play(player, " ".join(text.split())), where)
-            for event in transition.events:
-                if event.kind == "moved":
-                    self.actions[-1] = Play(player, str(event.data["move"]))
+            try:
+                move = read_move(g.position, " ".join(text.split()), dice)
+            except GammonError as exc:
+                raise self.fail(f"{where}: {exc}") from None
+            self.push(Play(player, str(move)), where)
         elif not passing:
             raise self.fail(f"{where}: the roll {dice} cannot be played, so no move can follow it")
 
@@ -225,17 +228,34 @@ class Replayer:
             return points == min(outcome.points, need)
         return False
 
-    def concede(self, winner: int, points: int, where: str) -> None:
+    def concede(self, winner: int, points: int, where: str) -> str | None:
         """End the current game with ``points`` to ``winner`` when the board did not end it.
 
         Tried in order: a drop of a pending cube; a resignation (single, gammon,
         backgammon) by the loser on turn; an abandon by the loser (scored from the
         board); when the loser wrote a move just before (gnubg records a
         resignation by a player not on roll, which our rules do not allow), a
-        resignation after that move's roll, the move being left out; and, in a game with no entry, a roll-off won by
-        the loser with 2-1 followed by a resignation (the exporters leave out a
-        roll that was never played).
+        resignation after that move's roll, the move being left out; and, in a
+        game with no entry, a roll-off won by the loser with 2-1 followed by a
+        resignation (the exporters leave out a roll that was never played).  Each
+        is tried first for exactly ``points``, then (in a match) for ``points``
+        read as the points the winner needed.  Returns a note when a written
+        move was left out.
         """
+        for capped in (False, True):
+            done, note = self._concede(winner, points, where, capped=capped)
+            if done:
+                return note
+        g = self.state.game
+        raise self.fail(
+            f"{where}: player {winner} wins {points} {plural(points)}, which neither a drop, "
+            f"a resignation (single, gammon or backgammon at cube {g.cube.value}) nor an "
+            f"abandon by player {1 - winner} gives here (position {g.position.position_id()})"
+        )
+
+    def _concede(
+        self, winner: int, points: int, where: str, *, capped: bool
+    ) -> tuple[bool, str | None]:
         loser = 1 - winner
         state = self.state
         g = state.game
@@ -248,8 +268,8 @@ class Replayer:
         if g.phase in ("turn", "moving") and g.turn == loser and not g.last_roll:
             tries += resigns
         tries.append((Abandon(loser),))
-        if self._settle(tries, winner, points, where):
-            return
+        if self._settle(tries, winner, points, where, capped):
+            return True, None
         last = self.actions[-1] if self.actions else None
         if (
             g.phase == "turn"
@@ -259,26 +279,72 @@ class Replayer:
             and self._before[-1].game.number == g.number
         ):
             played = self.pop()
-            if self._settle(resigns, winner, points, where):
-                return
+            if self._settle(resigns, winner, points, where, capped):
+                return True, (
+                    f"player {loser} resigned after the move {last.move} (not on roll, "
+                    "which our rules do not allow): the move is left out"
+                )
             self.push(played, where)
         tries = []
         if g.phase == "opening":
             # nothing was written: the loser won the roll-off (2-1) and resigned before moving
             roll = Roll(loser, Dice(2, 1) if loser == 0 else Dice(1, 2))
             tries += [(roll, *resign) for resign in resigns]
-        if self._settle(tries, winner, points, where):
-            return
-        raise self.fail(
-            f"{where}: player {winner} wins {points} {plural(points)}, which neither a drop, "
-            f"a resignation (single, gammon or backgammon at cube {g.cube.value}) nor an "
-            f"abandon by player {loser} gives here (position {g.position.position_id()})"
-        )
+        return self._settle(tries, winner, points, where, capped), None
+
+    def force_result(self, winner: int, points: int, where: str) -> str:
+        """Record a written result that :meth:`concede` cannot (the lenient reader).
+
+        Points above what a resignation gives (3 x the cube) are cut to it, as
+        gnubg counts them; then the game's last rolls and moves are taken back
+        until the loser can resign for those points (never its first roll, nor
+        past a cube action).  Returns a note of what was changed or left out;
+        raises :class:`ReplayError` when even that does not record the result.
+        """
+        number = self.state.game.number
+        cube = self.state.game.cube.value
+        counted = min(points, 3 * cube)
+        notes = []
+        if counted != points:
+            notes.append(
+                f"counted {counted} {plural(counted)}, the most a resignation gives at cube "
+                f"{cube} (as gnubg counts it)"
+            )
+        left: list[Action] = []
+        while True:
+            try:
+                note = self.concede(winner, counted, where)
+                break
+            except ReplayError as exc:
+                error = exc
+            before = self._before[-1] if self._before else None
+            if (
+                before is None
+                or before.game.number != number
+                or before.game.phase == "opening"
+                or not isinstance(self.actions[-1], Roll | Play)
+            ):
+                for action in reversed(left):
+                    self.push(action, where)
+                raise error
+            left.append(self.pop())
+        if note:
+            notes.append(note)
+        if left:
+            taken = ", ".join(_entry_text(a) for a in reversed(left))
+            notes.append(f"left out so that player {1 - winner} can resign: {taken}")
+        return "; ".join(notes)
 
     def _settle(
-        self, tries: list[tuple[Action, ...]], winner: int, points: int, where: str
+        self,
+        tries: list[tuple[Action, ...]],
+        winner: int,
+        points: int,
+        where: str,
+        capped: bool = True,
     ) -> bool:
-        """Push the first sequence of actions that ends the game with ``points`` to ``winner``."""
+        """Push the first sequence of actions that ends the game with ``points`` to
+        ``winner`` (with ``capped``, in a match, the points the winner needed)."""
         state = self.state
         for actions in tries:
             trial = state
@@ -291,9 +357,48 @@ class Replayer:
             if (
                 outcome is not None
                 and outcome.winner == winner
-                and self.points_agree(outcome, points, state.score)
+                and (
+                    self.points_agree(outcome, points, state.score)
+                    if capped
+                    else outcome.points == points
+                )
             ):
                 for action in actions:
                     self.push(action, where)
                 return True
         return False
+
+
+def _entry_text(action: Action) -> str:
+    if isinstance(action, Roll):
+        return f"the roll {action.dice} of player {action.player}"
+    assert isinstance(action, Play)
+    return f"player {action.player}'s move {action.move}"
+
+
+def read_move(position: Position, text: str, dice: Dice) -> Move:
+    """The legal move that ``text`` names, an ambiguous short form read as gnubg reads it.
+
+    gnubg lands a written path's checker only on the points written: ``61: 8/1``
+    is 8/7/1 when 8/2*/1 would hit (write ``8/2*/1`` for that).
+
+    >>> p = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 1, 23: 1, 13: 5, 8: 3, 6: 5})
+    >>> str(read_move(p, "8/1", Dice(6, 1))), str(read_move(p, "8/2*/1", Dice(6, 1)))
+    ('8/7/1*', '8/2*/1*')
+    """
+    try:
+        return position.parse_move(text, dice)
+    except AmbiguousMoveError as exc:
+        ambiguous = exc
+    me, them = list(position.player), list(position.opponent)
+    for path in parse_move_text(text):
+        for start, end in zip(path.points, path.points[1:], strict=False):
+            me[start] -= 1
+            me[end] += 1
+            if 0 < end < 25 and them[25 - end] == 1:
+                them[25 - end], them[25] = 0, them[25] + 1
+    for move in position.legal_moves(dice):
+        after = position.apply(move).flipped()
+        if after.player == tuple(me) and after.opponent == tuple(them):
+            return move
+    raise ambiguous

@@ -8,6 +8,7 @@ foreign ``Origin`` is refused as well.
 - :mod:`~gammon.server.web.pages`: the lobby, accounts and table pages and forms;
 - :mod:`~gammon.server.web.rematch`: rematches;
 - :mod:`~gammon.server.web.matches`: a match's record, log, ``.mat`` and analysis;
+- :mod:`~gammon.server.web.imports`: a match file uploaded by a player, and its analysis;
 - :mod:`~gammon.server.web.api`: the JSON API;
 - :mod:`~gammon.server.web.errors`: error responses.
 """
@@ -28,6 +29,7 @@ from gammon.server.web.api import (
     api_tables,
 )
 from gammon.server.web.errors import exception_handlers
+from gammon.server.web.imports import import_routes
 from gammon.server.web.matches import (
     analysis_page,
     api_analysis,
@@ -92,4 +94,5 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
         Route("/api/tables/{table_id}/analysis", api_analysis, methods=["GET"]),
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),
+        *import_routes(),
     ]

@@ -27,6 +27,7 @@ from gammon.server.web.common import (
 
 __all__ = [
     "analysis_page",
+    "analysis_view",
     "api_analysis",
     "mat_available",
     "match_log",
@@ -164,7 +165,7 @@ def _decision_board(decision: dict[str, Any], variant: str) -> Markup:
     return Markup(picture)  # built from numbers and a Position ID: no user text
 
 
-def _analysis_view(data: dict[str, Any]) -> dict[str, Any]:
+def analysis_view(data: dict[str, Any]) -> dict[str, Any]:
     """What the analysis page shows: totals, games, the worst decisions, the graph."""
     decisions = [d for g in data["games"] for d in g["decisions"]]
     worst = sorted((d for d in decisions if d["error"] > 0), key=lambda d: -d["error"])[:10]
@@ -199,7 +200,7 @@ async def analysis_page(request: Request) -> Response:
             "table": table_summary(actor.state),
             "level": level,
             "levels": ANALYSIS_LEVELS,
-            **_analysis_view(data),
+            **analysis_view(data),
         },
     )
 
