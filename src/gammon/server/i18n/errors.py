@@ -151,6 +151,42 @@ ERRORS: Final[tuple[tuple[re.Pattern[str], dict[str, str]], ...]] = tuple(
             {"fr": "la place {seat} est prise", "it": "il posto {seat} è occupato"},
         ),
         (
+            r"sign in to import a match|sign in to see your imported matches",
+            {
+                "fr": "connectez-vous pour importer un match",
+                "it": "accedi per importare un match",
+            },
+        ),
+        (
+            r"you keep at most (?P<n>\d+) imported matches: delete one to import another",
+            {
+                "fr": "vous gardez au plus {n} matchs importés : supprimez-en un pour en importer un autre",
+                "it": "puoi tenere al massimo {n} match importati: eliminane uno per importarne un altro",
+            },
+        ),
+        (
+            r"no such imported match",
+            {"fr": "ce match importé n'existe pas", "it": "questo match importato non esiste"},
+        ),
+        (
+            r"choose a \.mat, \.sgf or \.xg file",
+            {
+                "fr": "choisissez un fichier .mat, .sgf ou .xg",
+                "it": "scegli un file .mat, .sgf o .xg",
+            },
+        ),
+        (
+            r"(?P<name>.+): the site reads \.mat, \.txt, \.sgf and \.xg files",
+            {
+                "fr": "{name} : le site lit les fichiers .mat, .txt, .sgf et .xg",
+                "it": "{name}: il sito legge i file .mat, .txt, .sgf e .xg",
+            },
+        ),
+        (
+            r"(?P<name>.+): larger than (?P<n>\d+) KB",
+            {"fr": "{name} : plus de {n} KB", "it": "{name}: più di {n} KB"},
+        ),
+        (
             r"sign in first",
             {"fr": "connectez-vous d'abord", "it": "accedi prima"},
         ),

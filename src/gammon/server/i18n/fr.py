@@ -221,4 +221,16 @@ PAGES: Final[dict[str, str]] = {
     "Analysis": "Analyse",
     "This server has no analysis engine.": "Ce serveur n'a pas de moteur d'analyse.",
     "Import another match": "Importer un autre match",
+    # imported matches kept with the account
+    "This file does not read": "Ce fichier ne se lit pas",
+    "My imported matches": "Mes matchs importés",
+    "They are kept with your account until you delete them.": "Ils sont gardés avec votre compte jusqu'à ce que vous les supprimiez.",
+    "Format": "Format",
+    "Imported on": "Importé le",
+    "Size": "Taille",
+    "Newer": "Plus récents",
+    "Older": "Plus anciens",
+    "page": "page",
+    "No imported match yet.": "Aucun match importé pour l'instant.",
+    "Delete": "Supprimer",
 }

@@ -221,4 +221,16 @@ PAGES: Final[dict[str, str]] = {
     "Analysis": "Analisi",
     "This server has no analysis engine.": "Questo server non ha un motore di analisi.",
     "Import another match": "Importa un altro match",
+    # imported matches kept with the account
+    "This file does not read": "Questo file non si legge",
+    "My imported matches": "I miei match importati",
+    "They are kept with your account until you delete them.": "Restano nel tuo account finché non li elimini.",
+    "Format": "Formato",
+    "Imported on": "Importato il",
+    "Size": "Dimensione",
+    "Newer": "Più recenti",
+    "Older": "Meno recenti",
+    "page": "pagina",
+    "No imported match yet.": "Ancora nessun match importato.",
+    "Delete": "Elimina",
 }
