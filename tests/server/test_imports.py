@@ -202,6 +202,22 @@ def test_only_the_owner_sees_lists_and_deletes_an_import(capped: RunningServer) 
     assert names == ["tiny.mat"] and f'href="/imports/{key}"' in page
     assert 'data-total="1"' in page and f'data-cap="{CAP}"' in page
     assert 'href="/import#my-imports"' in owner.http.get("/account").text
+    # a name is kept without control characters (PostgreSQL's text holds no NUL)
+    body = (
+        b'--B\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n'
+        + owner.csrf.encode()
+        + b'\r\n--B\r\nContent-Disposition: form-data; name="file"; filename="a\x00b\x07c.mat"'
+        + b"\r\n\r\n"
+        + (DATA / "tiny.mat").read_bytes()
+        + b"\r\n--B--\r\n"
+    )
+    odd = owner.http.post(
+        "/import", content=body, headers={"Content-Type": "multipart/form-data; boundary=B"}
+    )
+    assert odd.status_code == 303, odd.text
+    assert owner.http.get(odd.headers["location"]).status_code == 200
+    assert _listed(owner)[0] == ["abc.mat", "tiny.mat"]
+    owner.http.post(f"{odd.headers['location']}/delete", data={"csrf_token": owner.csrf})
     # deleting needs the form's token, and only the owner's import goes
     forged = owner.http.post(f"{where}/delete", data={"csrf_token": "forged"})
     assert forged.status_code == 403 and owner.http.get(where).status_code == 200

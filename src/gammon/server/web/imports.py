@@ -129,7 +129,8 @@ async def import_upload(request: Request) -> Response:
             upload = form.get("file")
             if not isinstance(upload, UploadFile) or not upload.filename:
                 return await _refused(request, "choose a .mat, .sgf or .xg file")
-            name = Path(upload.filename).name[:100]
+            # no control characters (PostgreSQL's text holds no NUL) and at most 100
+            name = "".join(c for c in Path(upload.filename).name if c.isprintable())[:100]
             if Path(name).suffix.lower() not in SUFFIXES:
                 return await _refused(
                     request, f"{name}: the site reads .mat, .txt, .sgf and .xg files"
