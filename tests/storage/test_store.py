@@ -148,7 +148,7 @@ def test_imported_matches_belong_to_their_owner_up_to_a_cap(store: Store) -> Non
 
     def row(key: str, owner: int, at: int) -> ImportRow:
         return ImportRow(
-            key, owner, f"{key}.mat", "mat", at, '{"type": "header"}\n', warnings, "[1]", at
+            key, owner, f"{key}.mat", "mat", at, '{"type": "header"}\n', warnings, "[1]", at, "{}"
         )
 
     for i in range(5):
@@ -183,7 +183,9 @@ def test_two_uploads_at_once_cannot_both_take_the_last_place(store: Store) -> No
     def upload(i: int) -> None:
         barrier.wait()
         try:
-            store.imports.add(ImportRow(f"k{i}", ann, "m.mat", "mat", i, "{}\n", "[]", "[]", 1), 3)
+            store.imports.add(
+                ImportRow(f"k{i}", ann, "m.mat", "mat", i, "{}\n", "[]", "[]", 1, "{}"), 3
+            )
             outcomes.append("kept")
         except ImportLimitError:
             outcomes.append("refused")

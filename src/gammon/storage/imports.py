@@ -8,10 +8,10 @@ the account).  A player keeps at most ``cap`` of them: one more is refused with
 >>> from gammon.storage import Database, Store
 >>> db = Database("sqlite://"); db.migrate(); imports = Store(db).imports
 >>> ann = Store(db).create_user("ann", None, guest=True, balance=0, now=1).id
->>> first = ImportRow("k1", ann, "a.mat", "mat", 10, "{}\\n", "[]", "[]", 120)
+>>> first = ImportRow("k1", ann, "a.mat", "mat", 10, "{}\\n", "[]", "[]", 120, "{}")
 >>> imports.add(first, cap=2)
->>> imports.add(ImportRow("k2", ann, "b.sgf", "sgf", 20, "{}\\n", "[]", "[]", 80), cap=2)
->>> imports.add(ImportRow("k3", ann, "c.xg", "xg", 30, "{}\\n", "[]", "[]", 99), cap=2)
+>>> imports.add(ImportRow("k2", ann, "b.sgf", "sgf", 20, "{}\\n", "[]", "[]", 80, "{}"), cap=2)
+>>> imports.add(ImportRow("k3", ann, "c.xg", "xg", 30, "{}\\n", "[]", "[]", 99, "{}"), cap=2)
 Traceback (most recent call last):
 ...
 gammon.storage.imports.ImportLimitError: you keep at most 2 imported matches: delete one to import another
@@ -51,7 +51,8 @@ class ImportLimitError(GammonError):
 class ImportRow:
     """An imported match: ``log`` is its record as an action log; ``warnings`` (the
     reader's, ``[{"line", "game", "message", "exact"}, ...]``) and ``unchecked`` (the
-    games not replayed exactly) are JSON; ``uploaded_at`` in ms, ``size`` in bytes."""
+    games not replayed exactly) are JSON, and so is ``summary``, what its page shows;
+    ``uploaded_at`` in ms, ``size`` in bytes."""
 
     id: str
     owner_id: int
@@ -62,6 +63,7 @@ class ImportRow:
     warnings: str
     unchecked: str
     size: int
+    summary: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +124,7 @@ class Imports:
                     warnings=row.warnings,
                     unchecked=row.unchecked,
                     size=row.size,
+                    summary=row.summary,
                 )
             )
             if _count(conn, row.owner_id) > cap:
@@ -147,6 +150,7 @@ class Imports:
             found.warnings,
             found.unchecked,
             int(found.size),
+            found.summary,
         )
 
     def count(self, owner_id: int) -> int:

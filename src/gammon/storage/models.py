@@ -156,5 +156,8 @@ class Import(Base):
     unchecked: Mapped[str] = mapped_column(Text, nullable=False)
     #: The file's size in bytes.
     size: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: What its page shows (players, length, score, each game), as JSON: worked out once,
+    #: with the upload, so that a view replays nothing.
+    summary: Mapped[str] = mapped_column(Text, nullable=False)
 
     __table_args__ = (Index("ix_imports_owner_uploaded", "owner_id", "uploaded_at"),)

@@ -31,7 +31,7 @@ from starlette.routing import Route
 
 from gammon.errors import GammonError
 from gammon.match.formats import import_warnings, read_match, unchecked_games
-from gammon.match.record import MatchRecord, read_log, replay, write_log
+from gammon.match.record import MatchRecord, replay, write_log
 from gammon.match.state import GameOutcome
 from gammon.server.analysis import ANALYSIS_LEVELS, analysis_available
 from gammon.server.auth import now_ms
@@ -64,29 +64,30 @@ PER_PAGE: Final = 20
 _KEY: Final = re.compile(r"[\w-]{1,16}")
 
 
-def _read(name: str, data: bytes) -> tuple[str, str, str]:
-    """Run in a thread: an uploaded file's record as an action log, and the reader's
-    warnings and the games it did not replay exactly, as JSON.  The record is replayed
-    once here, so that a file whose record the rules refuse is refused now."""
+def _read(name: str, data: bytes) -> tuple[str, str, str, str]:
+    """Run in a thread: an uploaded file's record as an action log, then as JSON the
+    reader's warnings, the games it did not replay exactly, and what the page shows
+    (players, length, score, each game), worked out here once so that a view replays
+    nothing."""
     record = read_match(name, data)
-    replay(record)
+    final = replay(record)[-1]
     warnings = [
         {"line": w.line, "game": w.game, "message": w.message, "exact": w.exact}
         for w in import_warnings(record)
     ]
-    return write_log(record), json.dumps(warnings), json.dumps(sorted(unchecked_games(record)))
-
-
-def _page(log: str, unchecked: Collection[int]) -> dict[str, Any]:
-    """Run in a thread: what an imported match's page shows, from its action log."""
-    record = read_log(log)
-    final = replay(record)[-1]
-    return {
+    unchecked = unchecked_games(record)
+    summary = {
         "players": record.players,
         "length": record.options.match_length,
         "score": final.score,
         "games": _games(record, final.games, unchecked),
     }
+    return (
+        write_log(record),
+        json.dumps(warnings),
+        json.dumps(sorted(unchecked)),
+        json.dumps(summary, sort_keys=True),
+    )
 
 
 async def _form(
@@ -146,7 +147,7 @@ async def import_upload(request: Request) -> Response:
         return await _refused(request, str(ImportLimitError(cap)), 409)
     may_create(request)  # a long file is seconds of CPU: rationed like creating a table
     try:
-        log, warnings, unchecked = await asyncio.to_thread(_read, name, data)
+        log, warnings, unchecked, summary = await asyncio.to_thread(_read, name, data)
     except (GammonError, ValueError) as exc:
         return await _refused(request, f"{name}: {exc}")
     suffix = Path(name).suffix.lower()
@@ -160,6 +161,7 @@ async def import_upload(request: Request) -> Response:
         warnings,
         unchecked,
         len(data),
+        summary,
     )
     try:
         await ctx.db.run(ctx.store.imports.add, row, cap)
@@ -221,7 +223,6 @@ async def imported_page(request: Request) -> Response:
             may_create(request)
             data = await ctx.analysis.analyse(f"import-{key}", level, found.log)
         view = analysis_view(data)
-    page = await asyncio.to_thread(_page, found.log, json.loads(found.unchecked))
     return await render_page(
         request,
         "imported.html",
@@ -229,7 +230,7 @@ async def imported_page(request: Request) -> Response:
             "key": key,
             "name": found.file_name,
             "when": format_time(found.uploaded_at),
-            **page,
+            **json.loads(found.summary),
             "warnings": json.loads(found.warnings),
             "level": level,
             "levels": ANALYSIS_LEVELS,

@@ -34,6 +34,7 @@ def upgrade() -> None:
         sa.Column("warnings", sa.Text(), nullable=False),
         sa.Column("unchecked", sa.Text(), nullable=False),
         sa.Column("size", sa.Integer(), nullable=False),
+        sa.Column("summary", sa.Text(), nullable=False),
     )
     op.create_index("ix_imports_owner_uploaded", "imports", ["owner_id", "uploaded_at"])
 
