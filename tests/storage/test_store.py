@@ -13,9 +13,18 @@ pytest.importorskip("sqlalchemy", reason="the storage tests need the server extr
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from sqlalchemy import delete
 
-from gammon.storage import ConflictError, Database, Store, TableUpdate
-from gammon.storage.models import Base
+from gammon.storage import (
+    ConflictError,
+    Database,
+    ImportLimitError,
+    ImportListing,
+    ImportRow,
+    Store,
+    TableUpdate,
+)
+from gammon.storage.models import Base, User
 from serverkit import postgres_schema
 
 
@@ -40,7 +49,7 @@ def store(db: Database) -> Store:
 
 
 def test_migrations_build_exactly_the_models(db: Database) -> None:
-    assert db.schema_revision() == "0002"
+    assert db.schema_revision() == "0006"
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -130,3 +139,61 @@ def test_listing_and_counts(store: Store) -> None:
     assert [t.id for t in store.list_tables(["waiting"])] == ["PUB"]
     assert {t.id for t in store.list_tables(["waiting"], public_only=False)} == {"PUB", "PRIV"}
     assert store.count_tables() == {"waiting": 2}
+
+
+def test_imported_matches_belong_to_their_owner_up_to_a_cap(store: Store) -> None:
+    ann = store.create_user("ann", None, guest=True, balance=0, now=1).id
+    bea = store.create_user("bea", None, guest=True, balance=0, now=1).id
+    warnings = json.dumps([{"line": 7, "game": 1, "message": "line 7: ...", "exact": False}])
+
+    def row(key: str, owner: int, at: int) -> ImportRow:
+        return ImportRow(
+            key, owner, f"{key}.mat", "mat", at, '{"type": "header"}\n', warnings, "[1]", at, "{}"
+        )
+
+    for i in range(5):
+        store.imports.add(row(f"a{i}", ann, 100 + i % 3), cap=5)
+    with pytest.raises(ImportLimitError) as full:
+        store.imports.add(row("a5", ann, 200), cap=5)
+    assert full.value.code == "too_many_imports" and "at most 5" in str(full.value)
+    assert store.imports.count(ann) == 5 and store.imports.get("a5", ann) is None
+    store.imports.add(row("b0", bea, 150), cap=5)  # the cap is each player's
+    assert store.imports.get("a0", ann) == row("a0", ann, 100)
+    assert store.imports.get("a0", bea) is None and store.imports.get("b0", ann) is None
+    # newest first (the key breaks ties), two a page; a page past the last is the last
+    pages = [store.imports.page(ann, n, size=2) for n in (1, 2, 3, 9)]
+    assert [[r.id for r in p.rows] for p in pages] == [["a2", "a4"], ["a1", "a3"], ["a0"], ["a0"]]
+    assert {(p.number, p.pages, p.total) for p in pages[2:]} == {(3, 3, 5)}
+    assert store.imports.page(bea, 1).rows[0] == ImportListing("b0", "b0.mat", "mat", 150, 150)
+    assert (store.imports.page(9999, 1).pages, store.imports.page(9999, 1).rows) == (1, ())
+    # deleting one makes room; only its owner may delete it
+    assert not store.imports.delete("a0", bea) and store.imports.delete("a0", ann)
+    store.imports.add(row("a5", ann, 200), cap=5)
+    # an account's imports go with it
+    with store.engine.begin() as conn:
+        conn.execute(delete(User).where(User.id == ann))
+    assert store.imports.count(ann) == 0 and store.imports.count(bea) == 1
+
+
+def test_two_uploads_at_once_cannot_both_take_the_last_place(store: Store) -> None:
+    ann = store.create_user("ann", None, guest=True, balance=0, now=1).id
+    barrier = threading.Barrier(6)
+    outcomes: list[str] = []
+
+    def upload(i: int) -> None:
+        barrier.wait()
+        try:
+            store.imports.add(
+                ImportRow(f"k{i}", ann, "m.mat", "mat", i, "{}\n", "[]", "[]", 1, "{}"), 3
+            )
+            outcomes.append("kept")
+        except ImportLimitError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=upload, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["kept"] * 3 + ["refused"] * 3
+    assert store.imports.count(ann) == 3

@@ -51,6 +51,8 @@ SETTINGS_HELP: Final[dict[str, str]] = {
     "with 4429)",
     "idle_limit": "seconds a player may leave a decision open at a table without a clock "
     "before forfeiting (the game is abandoned by that player and the table ends; 0: never)",
+    "max_imports": "imported matches one player may keep (one more is refused until they "
+    "delete one)",
     "reconnect_grace": "seconds added to the running clock decision when the server resumes "
     "a table (the time it was down never counts)",
     "bot_workers": "processes that compute bot moves (0: a thread in the server process)",
@@ -84,6 +86,7 @@ class Settings:
     create_limit: float = 30.0
     max_sockets: int = 20
     idle_limit: float = 600.0
+    max_imports: int = 500
     reconnect_grace: float = 30.0
     bot_workers: int = 1
     bot_delay: float = 0.6
@@ -112,6 +115,7 @@ class Settings:
         need(self.create_limit > 0, "create_limit must be > 0")
         need(1 <= self.max_sockets <= 100_000, "max_sockets must be 1..100000")
         need(0 <= self.idle_limit <= 7 * 86400, "idle_limit must be 0..604800 seconds")
+        need(1 <= self.max_imports <= 100_000, "max_imports must be 1..100000")
         need(0 <= self.reconnect_grace <= 3600, "reconnect_grace must be 0..3600 seconds")
         need(0 <= self.bot_workers <= 64, "bot_workers must be 0..64")
         need(0 <= self.bot_delay <= 60, "bot_delay must be 0..60 seconds")
@@ -146,6 +150,7 @@ _INTS: Final = {
     "max_message_bytes",
     "rate_burst",
     "max_sockets",
+    "max_imports",
     "bot_workers",
     "session_days",
     "db_pool_size",

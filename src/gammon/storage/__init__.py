@@ -2,10 +2,12 @@
 
 SQLite by default (``sqlite:///./gammon.db``), PostgreSQL by URL.  The journal of
 every table (``entries``) is the source of truth: a table's state is rebuilt by
-replaying it.  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
+replaying it.  Imported match files are kept in ``imports``
+(:mod:`gammon.storage.imports`).  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
 """
 
 from gammon.storage.db import Database, normalize_url
+from gammon.storage.imports import ImportLimitError, ImportListing, ImportPage, ImportRow, Imports
 from gammon.storage.store import (
     ConflictError,
     EntryRow,
@@ -22,6 +24,11 @@ __all__ = [
     "ConflictError",
     "Database",
     "EntryRow",
+    "ImportLimitError",
+    "ImportListing",
+    "ImportPage",
+    "ImportRow",
+    "Imports",
     "InsufficientFundsError",
     "LedgerLine",
     "SessionInfo",

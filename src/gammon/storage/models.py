@@ -18,7 +18,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "Entry", "Ledger", "SessionToken", "Table", "User"]
+__all__ = ["Base", "Entry", "Import", "Ledger", "SessionToken", "Table", "User"]
 
 
 class Base(DeclarativeBase):
@@ -131,3 +131,33 @@ class Ledger(Base):
     game: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     __table_args__ = (Index("ix_ledger_user_at", "user_id", "id"),)
+
+
+class Import(Base):
+    """A match file a player uploaded (``POST /import``), kept as its record."""
+
+    __tablename__ = "imports"
+
+    #: A random URL-safe key: the imported match's address is ``/imports/{id}``.
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    owner_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("users.id", ondelete="CASCADE", name="fk_imports_owner"), nullable=False
+    )
+    #: The uploaded file's name (at most 100 characters, no folders).
+    file_name: Mapped[str] = mapped_column(String(100), nullable=False)
+    #: ``mat``, ``sgf`` or ``xg``: the reader that read it.
+    format: Mapped[str] = mapped_column(String(8), nullable=False)
+    uploaded_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    #: The record as an action log (``gammon.match.record.write_log``).
+    log: Mapped[str] = mapped_column(Text, nullable=False)
+    #: The reader's warnings, as JSON: ``[{"line", "game", "message", "exact"}, ...]``.
+    warnings: Mapped[str] = mapped_column(Text, nullable=False)
+    #: The numbers of the games not replayed exactly (so not rule-checked), as JSON.
+    unchecked: Mapped[str] = mapped_column(Text, nullable=False)
+    #: The file's size in bytes.
+    size: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: What its page shows (players, length, score, each game), as JSON: worked out once,
+    #: with the upload, so that a view replays nothing.
+    summary: Mapped[str] = mapped_column(Text, nullable=False)
+
+    __table_args__ = (Index("ix_imports_owner_uploaded", "owner_id", "uploaded_at"),)

@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gammon.errors import GammonError
 from gammon.storage.db import Database
+from gammon.storage.imports import Imports
 from gammon.storage.models import Entry, Ledger, SessionToken, Table, User
 
 __all__ = [
@@ -209,6 +210,8 @@ class Store:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.engine = db.engine
+        #: The imported matches (:class:`gammon.storage.imports.Imports`).
+        self.imports = Imports(db.engine)
 
     # ------------------------------------------------------------------ users
 

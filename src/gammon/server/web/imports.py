@@ -1,22 +1,25 @@
 """Importing a match file: a signed-in player uploads a ``.mat``, SGF or ``.xg`` file.
 
-``GET /import`` shows the form, ``POST /import`` reads the file (at most
+``GET /import`` shows the form and the player's imported matches (newest first,
+:data:`PER_PAGE` a page, ``?page=``); ``POST /import`` reads the file (at most
 :data:`MAX_BYTES`, parsed off the event loop) and redirects to the imported match,
 ``GET /imports/{id}``: its games, the reader's warnings (what the file writes that
-the rules could not replay exactly, by line) and, at ``?level=``, its analysis.
-A file that does not read comes back to the form with the reason.
+the rules could not replay exactly, by line) and, at ``?level=``, its analysis;
+``POST /imports/{id}/delete`` deletes it.  A file that does not read comes back to
+the form with the reason.
 
-Imported matches are kept in memory, the most recent :data:`KEEP`, and shown to
-the player who uploaded them only.
+Imported matches are kept in the database (``imports``, :mod:`gammon.storage.imports`)
+with the account, until the player deletes them, and shown to that player only.  A
+player keeps at most ``--max-imports``; one more is refused (nothing is deleted).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import secrets
-from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -31,69 +34,90 @@ from gammon.match.formats import import_warnings, read_match, unchecked_games
 from gammon.match.record import MatchRecord, replay, write_log
 from gammon.match.state import GameOutcome
 from gammon.server.analysis import ANALYSIS_LEVELS, analysis_available
+from gammon.server.auth import now_ms
 from gammon.server.protocol import ServerError
 from gammon.server.web.common import (
     check_csrf,
+    checked_form,
     context_of,
     form_text,
+    format_time,
     may_create,
     need_session,
     redirect_to,
     render_page,
 )
 from gammon.server.web.matches import analysis_view
+from gammon.storage import ImportLimitError, ImportRow
 
-__all__ = ["KEEP", "MAX_BYTES", "SUFFIXES", "import_routes"]
+__all__ = ["FORMATS", "MAX_BYTES", "PER_PAGE", "SUFFIXES", "import_routes"]
 
 #: The largest file taken (a long match as ``.mat`` is tens of kilobytes).
 MAX_BYTES: Final = 1 << 20
-#: Imported matches kept in memory.
-KEEP: Final = 200
+#: The format of each file the form takes, by its extension.
+FORMATS: Final = {".mat": "mat", ".txt": "mat", ".sgf": "sgf", ".xg": "xg"}
 #: The files the form takes.
-SUFFIXES: Final = (".mat", ".txt", ".sgf", ".xg")
+SUFFIXES: Final = tuple(FORMATS)
+#: Imported matches listed a page.
+PER_PAGE: Final = 20
+#: An imported match's key (``secrets.token_urlsafe``).
+_KEY: Final = re.compile(r"[\w-]{1,16}")
 
 
-@dataclass(frozen=True, slots=True)
-class Imported:
-    """An uploaded match: whose it is, the file's name, its record as an action log, and
-    what its page shows (worked out with the file, off the event loop)."""
-
-    owner: int
-    name: str
-    log: str
-    page: dict[str, Any]
-
-
-def _read(name: str, data: bytes) -> tuple[str, dict[str, Any]]:
-    """Run in a thread: the record of an uploaded file as an action log, and its page."""
+def _read(name: str, data: bytes) -> tuple[str, str, str, str]:
+    """Run in a thread: an uploaded file's record as an action log, then as JSON the
+    reader's warnings, the games it did not replay exactly, and what the page shows
+    (players, length, score, each game), worked out here once so that a view replays
+    nothing."""
     record = read_match(name, data)
     final = replay(record)[-1]
-    page = {
+    warnings = [
+        {"line": w.line, "game": w.game, "message": w.message, "exact": w.exact}
+        for w in import_warnings(record)
+    ]
+    unchecked = unchecked_games(record)
+    summary = {
         "players": record.players,
         "length": record.options.match_length,
         "score": final.score,
-        "games": _games(record, final.games),
-        "warnings": import_warnings(record),
+        "games": _games(record, final.games, unchecked),
     }
-    return write_log(record), page
+    return (
+        write_log(record),
+        json.dumps(warnings),
+        json.dumps(sorted(unchecked)),
+        json.dumps(summary, sort_keys=True),
+    )
 
 
-def _store(request: Request) -> OrderedDict[str, Imported]:
-    state = request.app.state
-    if not hasattr(state, "imports"):
-        state.imports = OrderedDict()
-    store: OrderedDict[str, Imported] = state.imports
-    return store
+async def _form(
+    request: Request, error: str | None = None, status: int = 200, page: int = 1
+) -> Response:
+    """The import form (with ``error`` above it) and the player's imported matches."""
+    session = await need_session(request, "sign in to import a match")
+    ctx = context_of(request)
+    shown = await ctx.db.run(ctx.store.imports.page, session.user.id, page, PER_PAGE)
+    context = {
+        "error": error,
+        "limit": MAX_BYTES >> 10,
+        "cap": ctx.settings.max_imports,
+        "imports": shown,
+        "rows": [
+            {"row": row, "when": format_time(row.uploaded_at), "kb": -(-row.size // 1024)}
+            for row in shown.rows
+        ],
+    }
+    return await render_page(request, "import.html", context, status=status)
 
 
 async def import_page(request: Request) -> Response:
-    await need_session(request, "sign in to import a match")
-    return await render_page(request, "import.html", {"error": None, "limit": MAX_BYTES >> 10})
+    raw = request.query_params.get("page", "1")
+    page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 1
+    return await _form(request, page=page)
 
 
 async def _refused(request: Request, message: str, status: int = 400) -> Response:
-    context = {"error": message, "limit": MAX_BYTES >> 10}
-    return await render_page(request, "import.html", context, status=status)
+    return await _form(request, message, status)
 
 
 async def import_upload(request: Request) -> Response:
@@ -106,7 +130,8 @@ async def import_upload(request: Request) -> Response:
             upload = form.get("file")
             if not isinstance(upload, UploadFile) or not upload.filename:
                 return await _refused(request, "choose a .mat, .sgf or .xg file")
-            name = Path(upload.filename).name[:100]
+            # no control characters (PostgreSQL's text holds no NUL) and at most 100
+            name = "".join(c for c in Path(upload.filename).name if c.isprintable())[:100]
             if Path(name).suffix.lower() not in SUFFIXES:
                 return await _refused(
                     request, f"{name}: the site reads .mat, .txt, .sgf and .xg files"
@@ -116,23 +141,40 @@ async def import_upload(request: Request) -> Response:
         raise ServerError("bad_message", f"unreadable upload: {exc.message}") from None
     if len(data) > MAX_BYTES:
         return await _refused(request, f"{name}: larger than {MAX_BYTES >> 10} KB", 413)
+    ctx = context_of(request)
+    cap = ctx.settings.max_imports
+    if await ctx.db.run(ctx.store.imports.count, session.user.id) >= cap:  # before the work
+        return await _refused(request, str(ImportLimitError(cap)), 409)
     may_create(request)  # a long file is seconds of CPU: rationed like creating a table
     try:
-        log, page = await asyncio.to_thread(_read, name, data)
+        log, warnings, unchecked, summary = await asyncio.to_thread(_read, name, data)
     except (GammonError, ValueError) as exc:
         return await _refused(request, f"{name}: {exc}")
-    store = _store(request)
-    key = secrets.token_urlsafe(9)
-    store[key] = Imported(session.user.id, name, log, page)
-    while len(store) > KEEP:
-        store.popitem(last=False)
-    return redirect_to(f"/imports/{key}")
+    suffix = Path(name).suffix.lower()
+    row = ImportRow(
+        secrets.token_urlsafe(9),
+        session.user.id,
+        name,
+        FORMATS[suffix],
+        now_ms(),
+        log,
+        warnings,
+        unchecked,
+        len(data),
+        summary,
+    )
+    try:
+        await ctx.db.run(ctx.store.imports.add, row, cap)
+    except ImportLimitError as exc:  # another upload took the last place meanwhile
+        return await _refused(request, str(exc), 409)
+    return redirect_to(f"/imports/{row.id}")
 
 
-def _games(record: MatchRecord, outcomes: Sequence[GameOutcome]) -> list[dict[str, Any]]:
+def _games(
+    record: MatchRecord, outcomes: Sequence[GameOutcome], unchecked: Collection[int]
+) -> list[dict[str, Any]]:
     """Each game's score at its start, winner, points and end, as the page lists them."""
     score = list(record.start_score)
-    unchecked = unchecked_games(record)
     rows = []
     for outcome in outcomes:
         rows.append(
@@ -150,12 +192,22 @@ def _games(record: MatchRecord, outcomes: Sequence[GameOutcome]) -> list[dict[st
     return rows
 
 
-async def imported_page(request: Request) -> Response:
+async def _imported(request: Request) -> ImportRow:
+    """The imported match of the path, if the visitor uploaded it (else ``not_found``)."""
     session = await need_session(request, "sign in to see your imported matches")
     key = request.path_params["import_id"]
-    found = _store(request).get(key)
-    if found is None or found.owner != session.user.id:
-        raise ServerError("not_found", "no such imported match (they are kept for a while)")
+    ctx = context_of(request)
+    found = None
+    if _KEY.fullmatch(key):
+        found = await ctx.db.run(ctx.store.imports.get, key, session.user.id)
+    if found is None:
+        raise ServerError("not_found", "no such imported match")
+    return found
+
+
+async def imported_page(request: Request) -> Response:
+    found = await _imported(request)
+    key = found.id
     level = request.query_params.get("level")
     view: dict[str, Any] | None = None
     if level is not None:
@@ -176,8 +228,10 @@ async def imported_page(request: Request) -> Response:
         "imported.html",
         {
             "key": key,
-            "name": found.name,
-            **found.page,
+            "name": found.file_name,
+            "when": format_time(found.uploaded_at),
+            **json.loads(found.summary),
+            "warnings": json.loads(found.warnings),
             "level": level,
             "levels": ANALYSIS_LEVELS,
             "can_analyse": analysis_available(),
@@ -186,10 +240,19 @@ async def imported_page(request: Request) -> Response:
     )
 
 
+async def delete_imported(request: Request) -> Response:
+    await checked_form(request)
+    found = await _imported(request)
+    ctx = context_of(request)
+    await ctx.db.run(ctx.store.imports.delete, found.id, found.owner_id)
+    return redirect_to("/import")
+
+
 def import_routes() -> list[Route]:
     """The routes of this module."""
     return [
         Route("/import", import_page, methods=["GET"]),
         Route("/import", import_upload, methods=["POST"]),
         Route("/imports/{import_id}", imported_page, methods=["GET"]),
+        Route("/imports/{import_id}/delete", delete_imported, methods=["POST"]),
     ]
