@@ -1,6 +1,6 @@
 """Imported matches: the match files players upload, kept as their records.
 
-Revision ID: 0006
+Revision ID: 0003
 Revises: 0002
 Create Date: 2026-12-01
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
+revision = "0003"
 down_revision = "0002"
 branch_labels = None
 depends_on = None
