@@ -18,7 +18,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "Entry", "Import", "Ledger", "SessionToken", "Table", "User"]
+__all__ = ["Analysis", "Base", "Entry", "Import", "Ledger", "SessionToken", "Table", "User"]
 
 
 class Base(DeclarativeBase):
@@ -161,3 +161,19 @@ class Import(Base):
     summary: Mapped[str] = mapped_column(Text, nullable=False)
 
     __table_args__ = (Index("ix_imports_owner_uploaded", "owner_id", "uploaded_at"),)
+
+
+class Analysis(Base):
+    """A finished analysis of a match (a table's, or an imported one's) at one level."""
+
+    __tablename__ = "analyses"
+
+    #: The table id, or ``import-KEY`` for an imported match.
+    subject: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: The analysis level (``expert``, ``world-class``).
+    level: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: The schema version of ``data`` (``gammon.bots.analysis.SCHEMA_VERSION``).
+    schema: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: ``MatchAnalysis.to_dict()`` as JSON (docs/analysis.md).
+    data: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)

@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gammon.errors import GammonError
 from gammon.storage.db import Database
+from gammon.storage.analyses import Analyses
 from gammon.storage.imports import Imports
 from gammon.storage.models import Entry, Ledger, SessionToken, Table, User
 
@@ -212,6 +213,8 @@ class Store:
         self.engine = db.engine
         #: The imported matches (:class:`gammon.storage.imports.Imports`).
         self.imports = Imports(db.engine)
+        #: The finished analyses (:class:`gammon.storage.analyses.Analyses`).
+        self.analyses = Analyses(db.engine)
 
     # ------------------------------------------------------------------ users
 
