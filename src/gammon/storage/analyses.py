@@ -8,15 +8,15 @@ one is not served (the caller analyses again and :meth:`Analyses.put` replaces i
 
 >>> from gammon.storage import Database, Store
 >>> db = Database("sqlite://"); db.migrate(); analyses = Store(db).analyses
->>> analyses.get("t1", "expert", schema=1) is None
+>>> analyses.get("t1", "expert", 1) is None
 True
->>> analyses.put("t1", "expert", 1, '{"schema": 1}', now=10)
->>> analyses.get("t1", "expert", schema=1)
+>>> analyses.put("t1", "expert", 1, '{"schema": 1}', 10)
+>>> analyses.get("t1", "expert", 1)
 '{"schema": 1}'
->>> analyses.get("t1", "expert", schema=2) is None   # an older schema is not served
+>>> analyses.get("t1", "expert", 2) is None   # an older schema is not served
 True
->>> analyses.put("t1", "expert", 2, '{"schema": 2}', now=20)   # replaced
->>> analyses.get("t1", "expert", schema=2), analyses.count()
+>>> analyses.put("t1", "expert", 2, '{"schema": 2}', 20)   # replaced
+>>> analyses.get("t1", "expert", 2), analyses.count()
 ('{"schema": 2}', 1)
 >>> analyses.delete("t1"), analyses.count()
 (1, 0)
@@ -38,7 +38,7 @@ class Analyses:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def get(self, subject: str, level: str, *, schema: int) -> str | None:
+    def get(self, subject: str, level: str, schema: int) -> str | None:
         """The stored analysis (JSON text) of ``subject`` at ``level`` in ``schema``, if any."""
         with self.engine.connect() as conn:
             found = conn.execute(
@@ -50,7 +50,7 @@ class Analyses:
             return None
         return str(found.data)
 
-    def put(self, subject: str, level: str, schema: int, data: str, *, now: int) -> None:
+    def put(self, subject: str, level: str, schema: int, data: str, now: int) -> None:
         """Keep an analysis (replacing any stored for the same subject and level)."""
         with self.engine.begin() as conn:
             conn.execute(

@@ -31,8 +31,8 @@ from sqlalchemy import TextClause, and_, case, delete, func, insert, select, tex
 from sqlalchemy.exc import IntegrityError
 
 from gammon.errors import GammonError
-from gammon.storage.db import Database
 from gammon.storage.analyses import Analyses
+from gammon.storage.db import Database
 from gammon.storage.imports import Imports
 from gammon.storage.models import Entry, Ledger, SessionToken, Table, User
 

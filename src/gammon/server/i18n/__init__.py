@@ -3,7 +3,8 @@
 Templates write ``{{ t("Open tables") }}``; error messages stay in English (their
 ``code`` is what programs read), but those people see on the pages are translated
 (:func:`error_text`).  One module a language: :mod:`.en` (the English of the symbolic
-keys), :mod:`.fr` and :mod:`.it` (every page text); :mod:`.errors` holds the refusals.
+keys), :mod:`.fr` and :mod:`.it` (every page text); :mod:`.errors` holds the refusals and
+:mod:`.board` the analysis board's texts (the browser gets its language's).
 
 >>> translator("fr")("Open tables")
 'Tables ouvertes'
@@ -18,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from gammon.server.i18n import fr, it
-from gammon.server.i18n.en import ENGLISH
+from gammon.server.i18n import board, fr, it
+from gammon.server.i18n.en import ENGLISH as _ENGLISH
 from gammon.server.i18n.errors import ERRORS
 
 __all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "translator"]
@@ -27,7 +28,13 @@ __all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "translat
 LANGUAGES: Final = ("en", "fr", "it")
 
 #: For each language but English, every page text (the English text is the key).
-MESSAGES: Final[dict[str, dict[str, str]]] = {"fr": fr.PAGES, "it": it.PAGES}
+MESSAGES: Final[dict[str, dict[str, str]]] = {
+    "fr": fr.PAGES | board.FR,
+    "it": it.PAGES | board.IT,
+}
+
+#: The English of the symbolic keys (``variant.standard``, ``cube.double, take``...).
+ENGLISH: Final[dict[str, str]] = _ENGLISH | board.ENGLISH
 
 
 def translator(lang: str) -> Callable[[str], str]:

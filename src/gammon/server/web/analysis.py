@@ -1,0 +1,156 @@
+"""A finished match's analysis board: the page, the analysis as JSON and its progress.
+
+The page (``/matches/{id}/analysis``) is sent at once with the match replayed step by step
+(:mod:`gammon.server.replay`: moves come from the record, not from the analysis) and, when
+it is stored already, the analysis; otherwise the browser asks for it
+(``/api/tables/{id}/analysis``, computed off the event loop and stored) and polls
+``/api/tables/{id}/analysis/progress`` for the progress bar.  The analyser is the one
+registered for the match's variant (:mod:`gammon.server.analysers`); a variant with none
+gets the replay and a translated "analysis is not available" on the page, and
+``not_available`` from the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from typing import Any, Final
+
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from gammon.match.record import write_log
+from gammon.server.actor import TableActor
+from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for
+from gammon.server.i18n import translator
+from gammon.server.i18n.board import BOARD_TEXTS
+from gammon.server.protocol import ServerError
+from gammon.server.replay import replay_steps
+from gammon.server.views import table_summary, variant_view
+from gammon.server.web.common import actor_of, context_of, lang_of, may_create, render_page
+from gammon.server.web.matches import match_record
+
+__all__ = ["analysis_page", "api_analysis", "api_analysis_progress", "script_json"]
+
+#: Finished matches' replays kept in memory (a 7-point match takes ~0.1 s to replay).
+_STEPS_KEPT: Final = 64
+_steps: OrderedDict[str, str] = OrderedDict()
+
+
+def script_json(data: Any) -> Markup:
+    """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``).
+
+    >>> str(script_json({"a": "</script>"}))
+    '{"a":"\\\\u003c/script\\\\u003e"}'
+    """
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)  # escaped for the script element above
+
+
+def _level(request: Request) -> str:
+    level = request.query_params.get("level", "expert")
+    if level not in ANALYSIS_LEVELS:
+        raise ServerError(
+            "bad_message", f"level must be {' or '.join(ANALYSIS_LEVELS)}, not {level[:20]!r}"
+        )
+    return level
+
+
+async def _finished(request: Request) -> TableActor:
+    """The actor of a finished match (a match in play is not analysed: it would be a hint)."""
+    actor = await actor_of(request, request.path_params["table_id"])
+    state = actor.state
+    assert state is not None
+    if state.match is None:
+        raise ServerError("not_started", "the match has not started")
+    if state.status != "finished":
+        raise ServerError("not_finished", "a match is analysed once it is finished")
+    return actor
+
+
+async def _steps_json(actor: TableActor) -> str:
+    """The replay of a finished match as JSON (worked out in a thread, kept in memory)."""
+    assert actor.state is not None
+    key = actor.state.id
+    found = _steps.get(key)
+    if found is None:
+        record = match_record(actor)
+        found = await asyncio.to_thread(
+            lambda: json.dumps(replay_steps(record), separators=(",", ":"))
+        )
+        _steps[key] = found
+        while len(_steps) > _STEPS_KEPT:
+            _steps.popitem(last=False)
+    else:
+        _steps.move_to_end(key)
+    return found
+
+
+async def analysis_page(request: Request) -> Response:
+    level = _level(request)
+    actor = await _finished(request)
+    state = actor.state
+    assert state is not None
+    variant = state.options.variant
+    analyser = analyser_for(variant)
+    ctx = context_of(request)
+    data = await ctx.analysis.stored(state.id, level) if analyser is not None else None
+    steps = await _steps_json(actor)
+    t = translator(lang_of(request))
+    boot = {
+        "table": state.id,
+        "level": level,
+        "variant": variant,
+        "variant_name": t(f"variant.{variant}"),
+        "players": list(state.players),
+        "length": state.options.match_length,
+        "other": variant_view(variant)["other_point"],
+        "available": analyser is not None,
+        "api": f"/api/tables/{state.id}/analysis?level={level}",
+        "progress": f"/api/tables/{state.id}/analysis/progress?level={level}",
+        "texts": {key: t(key) for key in BOARD_TEXTS},
+    }
+    return await render_page(
+        request,
+        "analysis.html",
+        {
+            "table": table_summary(state),
+            "level": level,
+            "levels": ANALYSIS_LEVELS,
+            "available": analyser is not None,
+            "variant": variant,
+            "boot": script_json(boot),
+            # already JSON: embedded as it is (the replay is made of numbers and move texts)
+            "steps": Markup(steps.replace("<", "\\u003c")),
+            "analysis": script_json(data),
+        },
+    )
+
+
+async def api_analysis(request: Request) -> Response:
+    """The analysis as JSON (docs/analysis.md), computed on the first request and stored."""
+    level = _level(request)
+    actor = await _finished(request)
+    state = actor.state
+    assert state is not None
+    if analyser_for(state.options.variant) is None:
+        raise ServerError("not_available", f"analysis is not available for {state.options.variant}")
+    ctx = context_of(request)
+    data = await ctx.analysis.stored(state.id, level)
+    if data is None:
+        if ctx.analysis.progress(state.id, level)["status"] == "none":
+            may_create(request)  # seconds of CPU: rationed like creating a table
+        data = await ctx.analysis.analyse(state.id, level, write_log(match_record(actor)))
+    return JSONResponse(data)
+
+
+async def api_analysis_progress(request: Request) -> Response:
+    """Where the analysis stands: ``{"status": "done" | "running" | "queued" | "none",
+    "fraction", ...}`` (see :meth:`AnalysisRunner.progress`)."""
+    level = _level(request)
+    actor = await _finished(request)
+    assert actor.state is not None
+    return JSONResponse(context_of(request).analysis.progress(actor.state.id, level))
