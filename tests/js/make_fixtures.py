@@ -66,7 +66,9 @@ def _orders(move: Move) -> list[tuple[Step, ...]]:
     return list(dict.fromkeys(itertools.permutations(tuple(move))))
 
 
-def _answer(pos: Position, dice: tuple[int, int], played: tuple[Step, ...]) -> dict[str, Any] | None:
+def _answer(
+    pos: Position, dice: tuple[int, int], played: tuple[Step, ...]
+) -> dict[str, Any] | None:
     try:
         opts = pos.step_options(dice, played)
     except IllegalMoveError:
@@ -121,7 +123,10 @@ def _has_hit(moves: tuple[Move, ...]) -> bool:
 
 
 def _bears_off_high(pos: Position, dice: tuple[int, int], moves: tuple[Move, ...]) -> bool:
-    return any(s.to_point == 0 and s.die > s.from_point for m in moves for s in m) and dice[0] != dice[1]
+    return (
+        any(s.to_point == 0 and s.die > s.from_point for m in moves for s in m)
+        and dice[0] != dice[1]
+    )
 
 
 def _pins(pos: Position, dice: tuple[int, int], moves: tuple[Move, ...]) -> bool:
@@ -144,11 +149,41 @@ CASES: list[tuple[str, str, int, Found, str]] = [
         lambda p, d, m: d[0] == d[1] and 20 <= len(m) <= 60,
         "a double in the middle game",
     ),
-    ("standard-hit", "standard", 2, lambda p, d, m: _has_hit(m) and p.player[25] == 0, "a hit on offer"),
-    ("standard-bar", "standard", 3, lambda p, d, m: p.player[25] > 0 and len(m) > 2, "entering from the bar"),
-    ("standard-bearoff", "standard", 4, _bears_off_high, "bearing off, a larger die from the highest point"),
-    ("caucasian-hit", "caucasian", 5, lambda p, d, m: _has_hit(m) and d[0] != d[1], "Caucasian: a hitter"),
-    ("fevga", "fevga", 6, lambda p, d, m: p.player[24] < 15 and 5 <= len(m) <= 60, "fevga, both sides away"),
+    (
+        "standard-hit",
+        "standard",
+        2,
+        lambda p, d, m: _has_hit(m) and p.player[25] == 0,
+        "a hit on offer",
+    ),
+    (
+        "standard-bar",
+        "standard",
+        3,
+        lambda p, d, m: p.player[25] > 0 and len(m) > 2,
+        "entering from the bar",
+    ),
+    (
+        "standard-bearoff",
+        "standard",
+        4,
+        _bears_off_high,
+        "bearing off, a larger die from the highest point",
+    ),
+    (
+        "caucasian-hit",
+        "caucasian",
+        5,
+        lambda p, d, m: _has_hit(m) and d[0] != d[1],
+        "Caucasian: a hitter",
+    ),
+    (
+        "fevga",
+        "fevga",
+        6,
+        lambda p, d, m: p.player[24] < 15 and 5 <= len(m) <= 60,
+        "fevga, both sides away",
+    ),
     ("plakoto-pin", "plakoto", 7, _pins, "plakoto: a checker pinned on each side, a pin on offer"),
     (
         "acey-deucey-enter",
@@ -168,7 +203,9 @@ def main() -> None:
         path = OUT / f"{name}.json"
         path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
         moves = data["state"]["match"]["moves"]
-        print(f"{path.name}: {pos.position_id()} {dice}, {len(moves)} moves, {len(data['answers'])} answers")
+        print(
+            f"{path.name}: {pos.position_id()} {dice}, {len(moves)} moves, {len(data['answers'])} answers"
+        )
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+// @ts-check
 // The SVG backgammon board. It draws what it is given and reports clicks and drags; it knows
 // no rules (the server sends the legal steps).
 //
@@ -411,7 +412,7 @@ export class BoardView {
 
   pointAt(e) {
     const el = document.elementFromPoint(e.clientX, e.clientY);
-    const hit = el && el.closest && el.closest("[data-point]");
+    const hit = el && el.closest && /** @type {HTMLElement | null} */ (el.closest("[data-point]"));
     return hit && this.root.contains(hit) ? Number(hit.dataset.point) : null;
   }
 

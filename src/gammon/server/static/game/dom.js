@@ -1,3 +1,4 @@
+// @ts-check
 // Tiny DOM helpers. Text always goes in as text nodes (never as HTML), so user text is safe.
 
 export function h(tag, attrs = {}, ...children) {
@@ -37,4 +38,15 @@ export function fmtClock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   const m = Math.floor(s / 60);
   return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// localStorage, read (no value) or written; nothing is remembered where storage is disabled.
+export function storage(key, value) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    localStorage.setItem(key, value);
+  } catch {
+    // storage disabled: nothing is remembered
+  }
+  return null;
 }

@@ -72,6 +72,41 @@ function within(small, big) {
   return minus(big, small).length === big.length - small.length;
 }
 
+/**
+ * A step played on a board: the board after it and whether it hits (or, in plakoto, pins:
+ * a lone checker of theirs not pinned already). A checker entering comes from the bar, else
+ * from those waiting; a pinning checker leaving its point frees the checker under it.
+ * @param {Board} board
+ * @param {number} from
+ * @param {number} to
+ * @param {number[]} other `variant.other_point`
+ * @param {string} landing `variant.geometry.landing`: "hit", "pin" or "block"
+ * @returns {{board: Board, hit: boolean}}
+ */
+export function playOn(board, from, to, other, landing) {
+  const mine = board.mine.slice();
+  const theirs = board.theirs.slice();
+  let pins = board.pins;
+  let waiting = board.waiting;
+  const q = other[to];
+  const hit = landing !== "block" && to >= 1 && to <= 24 && theirs[q] === 1 && !pins.includes(q);
+  if (from === 25 && !mine[25] && waiting > 0) waiting -= 1;
+  else mine[from] -= 1;
+  mine[to] += 1;
+  if (landing === "pin" && from >= 1 && from <= 24 && !mine[from]) {
+    pins = pins.filter((p) => p !== other[from]); // the checker it pinned is free again
+  }
+  if (hit) {
+    if (landing === "pin") {
+      pins = [...pins, q];
+    } else {
+      theirs[q] -= 1;
+      theirs[25] += 1;
+    }
+  }
+  return { board: { mine, theirs, pins, waiting }, hit };
+}
+
 export class MoveBuilder {
   /** @param {Turn} turn */
   constructor(turn) {
@@ -132,34 +167,12 @@ export class MoveBuilder {
   }
 
   /**
-   * A step played on a board: the board after it and whether it hits (or pins).
    * @param {Board} board
    * @param {number} from
    * @param {number} to
-   * @returns {{board: Board, hit: boolean}}
    */
   apply(board, from, to) {
-    const mine = board.mine.slice();
-    const theirs = board.theirs.slice();
-    let pins = board.pins;
-    let waiting = board.waiting;
-    const q = this.other[to];
-    const hit = this.landing !== "block" && to >= 1 && to <= 24 && theirs[q] === 1 && !pins.includes(q);
-    if (from === 25 && !mine[25] && waiting > 0) waiting -= 1;
-    else mine[from] -= 1;
-    mine[to] += 1;
-    if (this.landing === "pin" && from >= 1 && from <= 24 && !mine[from]) {
-      pins = pins.filter((p) => p !== this.other[from]); // the checker it pinned is free again
-    }
-    if (hit) {
-      if (this.landing === "pin") {
-        pins = [...pins, q];
-      } else {
-        theirs[q] -= 1;
-        theirs[25] += 1;
-      }
-    }
-    return { board: { mine, theirs, pins, waiting }, hit };
+    return playOn(board, from, to, this.other, this.landing);
   }
 
   /**

@@ -1,3 +1,4 @@
+// @ts-check
 // The move list, built from the table's events (the engine events inside `action` events).
 // It keeps structured entries, not text, so a language switch re-renders it.
 //

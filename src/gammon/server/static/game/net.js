@@ -1,3 +1,4 @@
+// @ts-check
 // The table's WebSocket: hello/welcome, versions, reconnection with exponential backoff and
 // jitter, request ids, liveness pings. It hands every server message to `onMessage` and
 // reports its status to `onStatus`; it never applies anything twice (the app checks versions).

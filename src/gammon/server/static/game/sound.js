@@ -1,3 +1,4 @@
+// @ts-check
 // Sounds of the game page, made in the browser with WebAudio oscillators (no sound files):
 // the dice, a checker move, and "your turn". Muting is remembered in localStorage
 // ("gammon.mute" = "1"). Browsers only let a page make sound after a click or a key, so the
@@ -43,7 +44,7 @@ class Sound {
 
   context() {
     if (this.ctx) return this.ctx;
-    const Ctx = window.AudioContext || window.webkitAudioContext;
+    const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Ctx) return null;
     try {
       this.ctx = new Ctx();

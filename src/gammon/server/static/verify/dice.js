@@ -1,3 +1,4 @@
+// @ts-check
 // Recomputing a match's dice in the browser (docs/dice.md), with WebCrypto only:
 // sha256(server_seed) must equal the published commitment, and the dice are the bytes below
 // 252 of HMAC-SHA256(key = server_seed, msg = "{match_id}:{seed_0}:{seed_1}:{counter}"),
@@ -79,6 +80,7 @@ export async function diceSource(seedBytes, matchId, clientSeeds) {
   const key = await crypto.subtle.importKey("raw", seedBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const prefix = `${matchId}:${clientSeeds[0]}:${clientSeeds[1]}:`;
   let counter = 0;
+  /** @type {ArrayLike<number>} */
   let block = [];
   let pos = 0;
   return {

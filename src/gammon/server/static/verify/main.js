@@ -1,8 +1,9 @@
+// @ts-check
 // The dice verification page: loads the match's action log (or a pasted / uploaded one) and
 // recomputes every roll in the browser (./dice.js), like `gammon verify-dice`.
 
 import { h, replaceChildren } from "../game/dom.js";
-import { bindSiteHeader, onLangChange, pickLang, setLang, t } from "../game/i18n.js";
+import { bindSiteHeader, loadLang, onLangChange, pickLang, t } from "../game/i18n.js";
 import { LogError, parseLog, verifyLog } from "./dice.js";
 
 function fmt(d) {
@@ -248,17 +249,17 @@ class VerifyPage {
   }
 }
 
-function start() {
+async function start() {
   const root = document.getElementById("verify");
   if (!root) {
     console.error("gammon: no <main id=verify> on this page");
     return;
   }
-  // data-lang is the server's choice: ?lang=, else the gammon_lang cookie, else Accept-Language
-  setLang(pickLang(new URLSearchParams(location.search).get("lang"), root.dataset.lang, navigator.language));
   window.addEventListener("unhandledrejection", (e) => console.error("gammon: unhandled rejection", e.reason));
+  // data-lang is the server's choice: ?lang=, else the gammon_lang cookie, else Accept-Language
+  await loadLang(pickLang(new URLSearchParams(location.search).get("lang"), root.dataset.lang, navigator.language));
   bindSiteHeader();
-  window.gammonVerify = new VerifyPage(root);
+  Object.assign(window, { gammonVerify: new VerifyPage(root) }); // for the browser tests
 }
 
 start();
