@@ -117,6 +117,7 @@ def test_move_list_from_engine_events(server: GammonServer, browse: Browse) -> N
     page.goto("/healthz")
     rows = page.evaluate(
         """async () => {
+        await (await import('/static/game/i18n.js')).loadLang('en');  // as the pages do first
         const { MoveList } = await import('/static/game/movelist.js');
         const ml = new MoveList();
         const ev = (events) => ({kind: 'action', data: {events}});
