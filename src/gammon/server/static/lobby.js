@@ -16,7 +16,8 @@ function start() {
   const refresh = () => {
     if (busy || document.visibilityState !== "visible") return;
     // a visitor half-way through a Sit click keeps the list they see
-    if (box.contains(document.activeElement) && document.activeElement.tagName === "BUTTON") return;
+    const active = document.activeElement;
+    if (active && box.contains(active) && active.tagName === "BUTTON") return;
     busy = true;
     fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then((r) => (r.ok ? r.text() : null))
@@ -24,7 +25,7 @@ function start() {
         if (html === null || html === last) return;
         last = html;
         const doc = new DOMParser().parseFromString(`<div>${html}</div>`, "text/html");
-        box.replaceChildren(...doc.body.firstElementChild.childNodes);
+        box.replaceChildren(...(doc.body.firstElementChild || doc.body).childNodes);
         box.dataset.updated = String(Date.now());
       })
       .catch((err) => console.warn("gammon: the lobby could not refresh", err))

@@ -33,6 +33,12 @@ const CUBE_X = 30;
 // 25 - q: the opposite-direction mapping, when the model brings none
 export const OPPOSITE = Array.from({ length: 26 }, (_, q) => (q >= 1 && q <= 24 ? 25 - q : 0));
 
+/**
+ * An SVG element with these attributes (null ones left out), appended to `parent` if given.
+ * @param {string} tag
+ * @param {Record<string, unknown>} [attrs]
+ * @param {Element | null} [parent]
+ */
 function svg(tag, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -127,7 +133,7 @@ export class BoardView {
     this.root.addEventListener("pointercancel", () => this.cancelDrag());
     this.root.addEventListener("keydown", (e) => {
       if (e.key !== "Enter" && e.key !== " ") return;
-      const target = e.target.closest && e.target.closest("[data-point]");
+      const target = e.target instanceof Element ? /** @type {HTMLElement | null} */ (e.target.closest("[data-point]")) : null;
       if (!target) return;
       e.preventDefault();
       this.handlers.onPoint(Number(target.dataset.point));
@@ -198,6 +204,7 @@ export class BoardView {
   // Each point's stack from the rim up: [{seat, pinned}]. A pinned checker (plakoto) lies at
   // the rim, under the checkers of the seat that pins it.
   stacks(model) {
+    /** @type {{seat: number, pinned: boolean}[][]} */
     const out = Array.from({ length: 25 }, () => []);
     for (const seat of [0, 1]) {
       const counts = model.board[seat];
@@ -232,7 +239,7 @@ export class BoardView {
       ys.forEach((y, i) => {
         const e = stack[i];
         const c = this.checker(g, x, y, e.seat, i === n - 1 && n > 5 ? topCount : null, movable && i === n - 1);
-        c.setAttribute("data-at", p);
+        c.setAttribute("data-at", String(p));
         if (e.pinned) {
           c.classList.add("pinned");
           c.setAttribute("data-pinned", "true");
@@ -404,7 +411,7 @@ export class BoardView {
   // --- pointer input: a tap selects; a drag from a source to a destination plays a step ---
 
   toSvg(e) {
-    const m = this.root.getScreenCTM();
+    const m = /** @type {SVGSVGElement} */ (this.root).getScreenCTM();
     if (!m) return { x: 0, y: 0 };
     const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
     return { x: pt.x, y: pt.y };

@@ -178,6 +178,13 @@ export function serverRolls(page) {
   return false;
 }
 
+/**
+ * Ask for a confirmation in the page before acting.
+ * @param {GamePage} page
+ * @param {string} text
+ * @param {() => void} onConfirm
+ * @param {string | null} [action] the action asked about: the question goes when it is no longer allowed
+ */
 export function ask(page, text, onConfirm, action = null) {
   page.resignMenu = false;
   page.prompt = { text, onConfirm, action };

@@ -106,9 +106,10 @@ export function bindSiteHeader() {
     for (const a of links) {
       if (a.dataset.lang === current) a.setAttribute("aria-current", "true");
       else a.removeAttribute("aria-current");
-      a.title = `${t("app.language")}: ${LANG_NAMES[a.dataset.lang] || a.dataset.lang}`;
+      const lang = a.dataset.lang || "";
+      a.title = `${t("app.language")}: ${LANG_NAMES[lang] || lang}`;
     }
-    for (const node of /** @type {NodeListOf<HTMLElement>} */ (header.querySelectorAll("[data-i18n]"))) node.textContent = t(node.dataset.i18n);
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (header.querySelectorAll("[data-i18n]"))) node.textContent = t(node.dataset.i18n || "");
     const me = /** @type {HTMLElement | null} */ (header.querySelector("#me"));
     if (me && me.dataset.name) {
       const balance = me.querySelector("#me-balance");
@@ -121,7 +122,7 @@ export function bindSiteHeader() {
       ev.preventDefault();
       // the site remembers a visitor's language in this cookie (the server's pages read it too)
       document.cookie = `gammon_lang=${a.dataset.lang}; path=/; max-age=31536000; samesite=lax`;
-      setLang(a.dataset.lang);
+      setLang(a.dataset.lang || "en");
     });
   }
   sync();

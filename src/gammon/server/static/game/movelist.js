@@ -18,6 +18,7 @@ export class MoveList {
     this.games = [];
   }
 
+  /** @param {number | null} [number] */
   game(number = null) {
     let g = this.games[this.games.length - 1];
     if (!g || (number !== null && g.number !== number)) {

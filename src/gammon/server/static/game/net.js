@@ -24,8 +24,11 @@ export class Connection {
     this.ws = null;
     this.attempt = 0;
     this.nextId = 1;
-    this.timer = null;
-    this.pingTimer = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.pingTimer = undefined;
+    /** @type {number | null} */
     this.pongDeadline = null;
     this.stopped = false;
     this.welcomed = false;
@@ -107,7 +110,7 @@ export class Connection {
     this.retryAt = Date.now() + delay;
     this.hooks.onStatus("offline", null, delay);
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.open(), delay);
+    this.timer = window.setTimeout(() => this.open(), delay);
   }
 
   // Drop the socket and open a new one now (e.g. after a version gap).
@@ -132,7 +135,7 @@ export class Connection {
   startPings() {
     clearInterval(this.pingTimer);
     this.pongDeadline = null;
-    this.pingTimer = setInterval(() => {
+    this.pingTimer = window.setInterval(() => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
       if (this.pongDeadline && Date.now() > this.pongDeadline) {
         console.warn("gammon: no pong from the server; reconnecting");

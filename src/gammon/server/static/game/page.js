@@ -41,6 +41,8 @@ function decisionKey(st) {
 export class GamePage {
   constructor(root) {
     this.root = root;
+    /** @type {Record<string, any>} the page's elements, made by build() */
+    this.el = {};
     const d = root.dataset;
     this.cfg = {
       table: d.table || "",
@@ -61,7 +63,8 @@ export class GamePage {
     this.prompt = null; // {text, onConfirm} awaiting a confirmation
     this.resignMenu = false;
     this.busy = null; // id of the action request awaiting its answer
-    this.busyTimer = null;
+    /** @type {number | undefined} */
+    this.busyTimer = undefined;
     this.seedSent = false;
     this.connStatus = "connecting";
     this.clockOffset = 0;
@@ -103,7 +106,6 @@ export class GamePage {
   build() {
     const root = this.root;
     root.classList.add("game-page");
-    this.el = {};
     const e = this.el;
     e.tableId = h("h1", { class: "table-id" });
     e.conn = h("span", { class: "conn", "data-testid": "conn", role: "status" });
@@ -448,7 +450,7 @@ export class GamePage {
     if (action) {
       this.busy = id;
       clearTimeout(this.busyTimer);
-      this.busyTimer = setTimeout(() => this.clearBusy(true), 10000);
+      this.busyTimer = window.setTimeout(() => this.clearBusy(true), 10000);
       this.renderControls();
     }
     return id;

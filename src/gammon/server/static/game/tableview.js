@@ -134,6 +134,7 @@ export function renderBoard(page) {
     disabledText: noDouble ? t(g.last_roll && !(m.crawford || g.crawford) ? "cube.last_roll" : "cube.crawford") : "",
     value: g.cube.value,
     owner: g.cube.owner,
+    /** @type {{value: number, by: number} | null} an offer pending */
     offer: null,
   };
   if (["doubled", "beavered", "raccooned"].includes(g.phase)) {

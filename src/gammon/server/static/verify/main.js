@@ -17,6 +17,8 @@ function shellQuote(s) {
 class VerifyPage {
   constructor(root) {
     this.root = root;
+    /** @type {Record<string, any>} the page's elements, made by build() */
+    this.el = {};
     this.matchId = root.dataset.match || "";
     this.logUrl = root.dataset.log || (this.matchId ? `/matches/${encodeURIComponent(this.matchId)}/log` : "");
     this.text = null; // the log being shown
@@ -31,7 +33,7 @@ class VerifyPage {
   }
 
   build() {
-    const e = (this.el = {});
+    const e = this.el;
     e.title = h("h1");
     e.head = h("div", { class: "vhead" }, e.title, h("span", { class: "spacer" }));
     e.message = h("p", { class: "vmessage", "data-testid": "message", role: "status" });
