@@ -8,10 +8,18 @@ import { points, t } from "./i18n.js";
 
 /** @typedef {import("./page.js").GamePage} GamePage */
 
+/**
+ * @param {GamePage} page
+ * @param {string} label
+ * @param {string} action
+ * @param {() => void} onclick
+ * @param {string} [cls]
+ */
 export function button(page, label, action, onclick, cls = "") {
   return h("button", { type: "button", class: `btn ${cls}`.trim(), "data-action": action, disabled: Boolean(page.busy) || page.connStatus !== "online", onclick }, label);
 }
 
+/** @param {GamePage} page */
 export function renderControls(page) {
   const e = page.el;
   const m = page.match;
@@ -65,7 +73,7 @@ export function renderControls(page) {
       const value = g.cube.value * 2;
       main.append(button(page, t("btn.double"), "double", () => ask(page, t("ask.double", { value }), () => page.act("double"), "double")));
     }
-    for (const type of ["take", "drop", "beaver", "raccoon"]) {
+    for (const type of /** @type {const} */ (["take", "drop", "beaver", "raccoon"])) {
       if (!page.allowed(type)) continue;
       main.append(button(page, t(`btn.${type}`), type, () => askCube(page, type), type === "take" ? "primary" : ""));
     }
@@ -104,6 +112,7 @@ export function renderControls(page) {
 }
 
 // The settings of the seated player (remembered in localStorage), in the side column.
+/** @param {GamePage} page */
 export function renderSettings(page) {
   const e = page.el;
   const m = page.match;
@@ -112,6 +121,13 @@ export function renderSettings(page) {
   if (!show) return;
   const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const focused = active && e.settings.contains(active) ? active.dataset.testid : null;
+  /**
+   * @param {string} testid
+   * @param {"quickMove" | "autoConfirm" | "autoForced"} field
+   * @param {string} key
+   * @param {string} label
+   * @param {() => void} [after]
+   */
   const option = (testid, field, key, label, after) => {
     const box = h("input", { type: "checkbox", "data-testid": testid });
     box.checked = page.input[field];
@@ -135,6 +151,7 @@ export function renderSettings(page) {
 }
 
 // The highest resignation level of ours the other side rejected this game (0 = none).
+/** @param {GamePage} page */
 export function rejectedLevel(page) {
   const g = page.match && page.match.game;
   const me = page.mySeat;
@@ -143,6 +160,7 @@ export function rejectedLevel(page) {
 }
 
 // Money at stake: points x the table's stake in a money session (0 in a match).
+/** @param {GamePage} page */
 export function stake(page) {
   const o = (page.state && page.state.table && page.state.table.options) || {};
   return o.match_length ? 0 : o.stake || 0;
@@ -150,6 +168,10 @@ export function stake(page) {
 
 // The most a game can be worth in cubes: 1 (Oin), 2 (Mars) or 3 (Cox); 1 under the Jacoby
 // rule while the cube is centred (`centred`: whether it still is when the game is scored).
+/**
+ * @param {GamePage} page
+ * @param {boolean} [centred]
+ */
 export function maxResult(page, centred = false) {
   const o = (page.state && page.state.table && page.state.table.options) || {};
   if (centred && o.jacoby && !o.match_length) return 1;
@@ -157,6 +179,10 @@ export function maxResult(page, centred = false) {
 }
 
 // "4 points" or "4 points (40 in play money)"
+/**
+ * @param {GamePage} page
+ * @param {number} n
+ */
 export function risk(page, n) {
   const perPoint = stake(page);
   return perPoint ? t("risk.money", { points: points(n), money: n * perPoint }) : points(n);
@@ -164,6 +190,7 @@ export function risk(page, n) {
 
 // Whether the server is about to roll by itself (protocol: "the server rolls for a player
 // by itself when rolling is the only sensible choice"), so that no Roll button flashes.
+/** @param {GamePage} page */
 export function serverRolls(page) {
   const st = page.state;
   const g = page.match && page.match.game;
@@ -192,6 +219,7 @@ export function ask(page, text, onConfirm, action = null) {
 }
 
 // Abandoning scores the game from the board: at least the cube, at most the end setting's.
+/** @param {GamePage} page */
 export function abandonText(page) {
   const g = page.match.game;
   const value = g.cube.value;
@@ -199,6 +227,10 @@ export function abandonText(page) {
   return max > 1 ? t("ask.abandon_risk", { risk: risk(page, value), max: risk(page, value * max) }) : t("ask.abandon_risk1", { risk: risk(page, value) });
 }
 
+/**
+ * @param {GamePage} page
+ * @param {"take" | "drop" | "beaver" | "raccoon"} type
+ */
 export function askCube(page, type) {
   const g = page.match.game;
   const value = g.phase === "doubled" ? g.cube.value * 2 : g.cube.value;
@@ -213,6 +245,10 @@ export function askCube(page, type) {
   ask(page, text, () => page.act(type), type);
 }
 
+/**
+ * @param {GamePage} page
+ * @param {number} seat
+ */
 export function sit(page, seat) {
   if (page.cfg.user) {
     page.send({ type: "sit", seat }, { action: true });
@@ -221,11 +257,17 @@ export function sit(page, seat) {
   postForm(page, `/tables/${encodeURIComponent(page.cfg.table)}/sit`, { seat: String(seat) });
 }
 
+/** @param {GamePage} page */
 export function leave(page) {
   page.prompt = null;
   postForm(page, `/tables/${encodeURIComponent(page.cfg.table)}/leave`, {});
 }
 
+/**
+ * @param {GamePage} page
+ * @param {string} action
+ * @param {Record<string, string>} fields
+ */
 export function postForm(page, action, fields) {
   const form = h("form", { method: "post", action, hidden: true });
   form.append(h("input", { type: "hidden", name: "csrf_token", value: page.cfg.csrf }));

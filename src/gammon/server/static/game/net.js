@@ -8,6 +8,11 @@ export const PROTOCOL = 1;
 // Close codes after which reconnecting cannot help.
 const FATAL = new Set([4400, 4403, 4404]);
 
+/**
+ * How long to wait before reconnecting attempt number `attempt` (from 0), in ms.
+ * @param {number} attempt
+ * @param {{base?: number, cap?: number, random?: () => number}} [options]
+ */
 export function backoffDelay(attempt, { base = 400, cap = 15000, random = Math.random } = {}) {
   // "equal jitter": half of the exponential delay, plus a random part of the other half
   const exp = Math.min(cap, base * 2 ** attempt);
@@ -17,6 +22,11 @@ export function backoffDelay(attempt, { base = 400, cap = 15000, random = Math.r
 export class Connection {
   // url: absolute ws:// or wss:// URL; getLastVersion(): the newest version applied (or null
   // for a first connection that wants no history); hooks: {onMessage, onStatus, onOpen}
+  /**
+   * @param {string} url
+   * @param {() => number | null} getLastVersion
+   * @param {{onMessage: (msg: Record<string, any>) => void, onStatus: (status: string, code?: number, delay?: number) => void, onOpen?: () => void}} hooks
+   */
   constructor(url, getLastVersion, hooks) {
     this.url = url;
     this.getLastVersion = getLastVersion;
@@ -108,7 +118,7 @@ export class Connection {
     const delay = backoffDelay(this.attempt + extra);
     this.attempt = Math.min(this.attempt + 1, 10);
     this.retryAt = Date.now() + delay;
-    this.hooks.onStatus("offline", null, delay);
+    this.hooks.onStatus("offline", undefined, delay);
     clearTimeout(this.timer);
     this.timer = window.setTimeout(() => this.open(), delay);
   }
@@ -151,7 +161,11 @@ export class Connection {
     return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed);
   }
 
-  // Send a message; returns its id (or null when the socket is not open).
+  /**
+   * Send a message; returns its id (or null when the socket is not open).
+   * @param {Record<string, any>} msg
+   * @returns {number | null}
+   */
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
     const id = this.nextId++;

@@ -16,6 +16,8 @@ import { renderChat, renderFairDice, renderInfo, renderMoves, renderOver, render
 import { sound } from "./sound.js";
 import { displayName, renderBoard, renderPlayers, renderStatus, tickClocks } from "./tableview.js";
 
+/** @typedef {Record<string, any>} Message a protocol message or a part of one (JSON, docs/protocol.md) */
+
 // server error codes that are part of normal play (a race with the other seat, a double click)
 const BENIGN_ERRORS = new Set(["stale", "rate_limited", "seeds_locked", "conflict"]);
 
@@ -25,6 +27,7 @@ function randomSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** @param {string} path */
 function wsUrl(path) {
   const url = new URL(path, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
@@ -32,6 +35,7 @@ function wsUrl(path) {
 }
 
 // What a half-built move depends on: the same key means the same position, dice and turn.
+/** @param {Message | null} st */
 function decisionKey(st) {
   const g = st && st.match && st.match.game;
   if (!g) return st ? `${st.table && st.table.status}` : "";
@@ -39,6 +43,7 @@ function decisionKey(st) {
 }
 
 export class GamePage {
+  /** @param {HTMLElement} root `<main id="game">` with the shell's data attributes */
   constructor(root) {
     this.root = root;
     /** @type {Record<string, any>} the page's elements, made by build() */
@@ -60,7 +65,10 @@ export class GamePage {
     this.everSynced = false;
     this.moves = new MoveList();
     this.chat = new Map(); // version -> chat data
-    this.prompt = null; // {text, onConfirm} awaiting a confirmation
+    /** @type {{text: string, onConfirm: () => void, action: string | null} | null} a question awaiting a confirmation */
+    this.prompt = null;
+    /** @type {number | null} the id of the chat line being sent */
+    this.chatId = null;
     this.resignMenu = false;
     this.busy = null; // id of the action request awaiting its answer
     /** @type {number | undefined} */
@@ -76,9 +84,18 @@ export class GamePage {
 
     this.input = new MoveInput(this); // click-to-move
     this.build();
+    this.board = new BoardView(this.el.boardWrap, {
+      onPoint: (/** @type {number} */ p) => this.input.onPoint(p),
+      onSelect: (/** @type {number} */ p) => this.input.selectPoint(p),
+      onDrag: (/** @type {number} */ from, /** @type {number} */ to) => this.input.onDrag(from, to),
+    });
+    /** @type {ReturnType<typeof setInterval> | undefined} asks whether the other player wants a rematch */
+    this.rematchTimer = undefined;
+    /** @type {{id: string, offeredBy: string} | null} a rematch the other player asked for */
+    this.rematchOffer = null;
     this.conn = new Connection(wsUrl(this.cfg.ws), () => this.version, {
-      onMessage: (m) => this.onMessage(m),
-      onStatus: (s, code, delay) => this.onStatus(s, code, delay),
+      onMessage: (/** @type {Message} */ m) => this.onMessage(m),
+      onStatus: (/** @type {string} */ s, /** @type {number | undefined} */ code, /** @type {number | undefined} */ delay) => this.onStatus(s, code, delay),
       onOpen: () => {
         this.synced = false;
         this.seedSent = false;
@@ -118,11 +135,6 @@ export class GamePage {
     e.top = h("div", { class: "player top", "data-testid": "player-top" });
     e.bottom = h("div", { class: "player bottom", "data-testid": "player-bottom" });
     e.boardWrap = h("div", { class: "board-wrap" });
-    this.board = new BoardView(e.boardWrap, {
-      onPoint: (p) => this.input.onPoint(p),
-      onSelect: (p) => this.input.selectPoint(p),
-      onDrag: (from, to) => this.input.onDrag(from, to),
-    });
     e.status = h("div", { class: "status", "data-testid": "status", "aria-live": "polite" });
     e.notice = h("p", { class: "notice error", "data-testid": "notice", role: "alert", hidden: true });
     e.controls = h("div", { class: "controls", "data-testid": "controls" });
@@ -141,7 +153,7 @@ export class GamePage {
     e.chatInput = h("input", { type: "text", name: "chat", maxlength: 500, autocomplete: "off", "data-testid": "chat-input" });
     e.chatSend = h("button", { type: "submit", class: "btn" });
     e.chatForm = h("form", { class: "chat-form" }, e.chatInput, e.chatSend);
-    e.chatForm.addEventListener("submit", (ev) => {
+    e.chatForm.addEventListener("submit", (/** @type {Event} */ ev) => {
       ev.preventDefault();
       sendChat(this);
     });
@@ -155,7 +167,7 @@ export class GamePage {
     e.seedInput = h("input", { type: "text", name: "client_seed", maxlength: 128, spellcheck: "false", autocomplete: "off", "data-testid": "seed-input" });
     e.seedButton = h("button", { type: "submit", class: "btn small" });
     e.seedForm = h("form", { class: "seed-form" }, e.seedInput, e.seedButton);
-    e.seedForm.addEventListener("submit", (ev) => {
+    e.seedForm.addEventListener("submit", (/** @type {Event} */ ev) => {
       ev.preventDefault();
       this.setSeed(e.seedInput.value.trim());
     });
@@ -184,6 +196,7 @@ export class GamePage {
     return (this.state && this.state.match) || null;
   }
 
+  /** @param {string} type */
   allowed(type) {
     return (this.you.allowed || []).includes(type);
   }
@@ -195,6 +208,11 @@ export class GamePage {
 
   // ------------------------------------------------------------------ connection
 
+  /**
+   * @param {string} status
+   * @param {number} [code]
+   * @param {number} [delay]
+   */
   onStatus(status, code, delay) {
     const was = this.connStatus;
     this.connStatus = status;
@@ -210,6 +228,7 @@ export class GamePage {
     else this.renderConn();
   }
 
+  /** @param {Message} msg */
   onMessage(msg) {
     switch (msg.type) {
       case "welcome":
@@ -244,6 +263,7 @@ export class GamePage {
     }
   }
 
+  /** @param {Message} ev */
   onEvent(ev) {
     if (typeof ev.version !== "number" || ev.version <= this.version) return; // seen already
     if (ev.version > this.version + 1 && this.version > 0) {
@@ -261,6 +281,7 @@ export class GamePage {
     }
   }
 
+  /** @param {Message} msg */
   onState(msg) {
     if (msg.resync) {
       // our version was ahead of the table's: start again from what the server has
@@ -280,14 +301,19 @@ export class GamePage {
   }
 
   // who is online and who watches changed (no new version)
+  /** @param {Message} msg */
   onPresence(msg) {
     if (!this.state || !this.state.table) return;
-    const seats = (this.state.table.seats || []).map((s, i) =>
+    const seats = (this.state.table.seats || []).map((/** @type {Message | null} */ s, /** @type {number} */ i) =>
       s && Array.isArray(msg.online) ? { ...s, online: Boolean(msg.online[i]) } : s);
     this.state = { ...this.state, spectators: msg.spectators, table: { ...this.state.table, seats } };
     this.render();
   }
 
+  /**
+   * @param {Message} st
+   * @param {number} version
+   */
   applyState(st, version) {
     const previous = this.state;
     const oldVersion = previous ? previous.version : null;
@@ -330,6 +356,10 @@ export class GamePage {
       .catch((err) => console.warn("gammon: could not refresh the balance", err));
   }
 
+  /**
+   * @param {Message} ev
+   * @param {boolean} live
+   */
   applyEvent(ev, live) {
     const names = this.names();
     const d = ev.data || {};
@@ -363,14 +393,19 @@ export class GamePage {
     }
   }
 
+  /** @param {Message} data */
   playSounds(data) {
-    const kinds = new Set((data.events || []).map((e) => e.kind));
+    const kinds = new Set((data.events || []).map((/** @type {Message} */ e) => e.kind));
     if (kinds.has("rolled") || kinds.has("starts") || kinds.has("opening_roll")) sound.play("dice");
     if (kinds.has("moved")) sound.play("move");
     if (kinds.has("game_over")) this.refreshBalance();
   }
 
   // toasts for what just happened at the table
+  /**
+   * @param {Message} data
+   * @param {string[]} names
+   */
   announce(data, names) {
     for (const e of data.events || []) {
       const d = e.data || {};
@@ -416,6 +451,7 @@ export class GamePage {
     }
   }
 
+  /** @param {Message} msg */
   onAck(msg) {
     if (msg.id === this.busy) this.clearBusy();
     if (msg.id === this.chatId) {
@@ -424,6 +460,7 @@ export class GamePage {
     }
   }
 
+  /** @param {Message} msg */
   onError(msg) {
     const code = msg.code || "internal";
     const text = `gammon: server error ${code}: ${msg.message || ""}`;
@@ -444,6 +481,11 @@ export class GamePage {
     this.render();
   }
 
+  /**
+   * Send a message; an action makes the page busy until its answer.
+   * @param {Message} msg
+   * @param {{action?: boolean}} [options]
+   */
   send(msg, { action = false } = {}) {
     const id = this.conn.send(msg);
     if (id === null) return null;
@@ -462,6 +504,10 @@ export class GamePage {
     if (render) this.render();
   }
 
+  /**
+   * @param {string} type
+   * @param {Message} [extra]
+   */
   act(type, extra = {}) {
     if (!this.state) return;
     this.notice = null;
@@ -486,6 +532,7 @@ export class GamePage {
     this.send({ type: "client_seed", seed: this.mySeed });
   }
 
+  /** @param {string} seed */
   setSeed(seed) {
     if (!/^[\x20-\x7e]{0,128}$/.test(seed) || seed.includes(":")) {
       this.toast(t("error.invalid_seed"), "error");
@@ -540,6 +587,10 @@ export class GamePage {
     e.sound.title = t(sound.muted ? "sound.unmute" : "sound.mute");
   }
 
+  /**
+   * @param {string} text
+   * @param {string} [kind] info, good, warn or error
+   */
   toast(text, kind = "info") {
     const node = h("div", { class: `toast ${kind}` }, text);
     this.el.toasts.append(node);

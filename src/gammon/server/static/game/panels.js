@@ -11,11 +11,13 @@ import { statusText } from "./tableview.js";
 
 /** @typedef {import("./page.js").GamePage} GamePage */
 
+/** @param {GamePage} page */
 export function matchId(page) {
   const m = page.match;
   return (m && m.match_id) || (page.state && page.state.dice && page.state.dice.match_id) || page.cfg.table;
 }
 
+/** @param {GamePage} page */
 export function matchLinks(page) {
   const id = encodeURIComponent(matchId(page));
   const variant = page.state && page.state.table && page.state.table.variant;
@@ -30,6 +32,7 @@ export function matchLinks(page) {
   );
 }
 
+/** @param {GamePage} page */
 export function renderInfo(page) {
   const st = page.state;
   const e = page.el;
@@ -53,7 +56,7 @@ export function renderInfo(page) {
     else if (m.post_crawford) badges.append(" ", h("span", { class: "badge" }, t("score.post_crawford")));
     rows.push(badges);
     if (m.games && m.games.length) {
-      rows.push(h("ol", { class: "games", "data-testid": "games" }, m.games.map((g) =>
+      rows.push(h("ol", { class: "games", "data-testid": "games" }, m.games.map((/** @type {any} */ g) =>
         h("li", {}, `${t("score.game", { n: g.number })}: `, resultText(g, names)))));
     }
     if (m.balances) rows.push(h("p", {}, `${t("score.balances")}: ${names[0]} ${m.balances[0]}, ${names[1]} ${m.balances[1]}`));
@@ -76,6 +79,7 @@ export function renderInfo(page) {
   replaceChildren(e.info, rows);
 }
 
+/** @param {GamePage} page */
 export function renderOver(page) {
   const e = page.el;
   const st = page.state;
@@ -100,6 +104,10 @@ export function renderOver(page) {
 
 // After a match between people, look (every 4 s) whether the other player asked for a
 // rematch, to offer it here too (GET /api/tables/{id}/rematch).
+/**
+ * @param {GamePage} page
+ * @param {string[]} names
+ */
 export function watchRematch(page, names) {
   if (page.rematchTimer) return;
   const seats = (page.state.table && page.state.table.seats) || [];
@@ -112,9 +120,9 @@ export function watchRematch(page, names) {
         const table = body && body.table;
         if (!table) return;
         clearInterval(page.rematchTimer);
-        const mine = (table.seats || []).some((s) => s && s.name === names[page.mySeat]);
+        const mine = (table.seats || []).some((/** @type {any} */ s) => s && s.name === names[page.mySeat]);
         if (mine) return;
-        const by = (table.seats || []).find((s) => s);
+        const by = (table.seats || []).find((/** @type {any} */ s) => s);
         page.rematchOffer = { id: table.id, offeredBy: by ? by.name : names[1 - page.mySeat] };
         page.toast(t("over.rematch_offered", { name: page.rematchOffer.offeredBy }), "good");
         sound.play("turn");
@@ -126,6 +134,7 @@ export function watchRematch(page, names) {
   look();
 }
 
+/** @param {GamePage} page */
 export function renderMoves(page) {
   const box = page.el.moves;
   page.el.movesTitle.textContent = t("moves.title");
@@ -134,6 +143,7 @@ export function renderMoves(page) {
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
+/** @param {GamePage} page */
 export function renderChat(page) {
   const e = page.el;
   e.chatTitle.textContent = t("chat.title");
@@ -160,12 +170,14 @@ export function renderChat(page) {
   if (atBottom) e.chatLog.scrollTop = e.chatLog.scrollHeight;
 }
 
+/** @param {GamePage} page */
 export function sendChat(page) {
   const text = page.el.chatInput.value.trim();
   if (!text) return;
   page.chatId = page.send({ type: "chat", text: text.slice(0, 500) });
 }
 
+/** @param {GamePage} page */
 export function renderSpectators(page) {
   const e = page.el;
   const st = page.state;
@@ -190,11 +202,12 @@ export function renderSpectators(page) {
   if (!count) body.push(h("p", { class: "muted" }, t("spect.none")));
   else {
     body.push(h("p", {}, t("spect.count", { n: count })));
-    if (names.length) body.push(h("ul", { class: "spect-list" }, names.map((n) => h("li", {}, n))));
+    if (names.length) body.push(h("ul", { class: "spect-list" }, names.map((/** @type {string} */ n) => h("li", {}, n))));
   }
   replaceChildren(e.spect, body);
 }
 
+/** @param {GamePage} page */
 export function renderFairDice(page) {
   const e = page.el;
   e.diceTitle.textContent = t("dice.title");

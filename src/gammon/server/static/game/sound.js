@@ -7,6 +7,7 @@
 const KEY = "gammon.mute";
 
 // kind -> notes: [frequency (Hz), start (s), length (s), wave, gain]
+/** @type {Record<string, [number, number, number, OscillatorType, number][]>} frequency, start, length, wave, gain */
 const NOTES = {
   dice: [
     [620, 0, 0.035, "square", 0.05],
@@ -32,6 +33,7 @@ class Sound {
   constructor() {
     this.muted = stored();
     this.ctx = null;
+    /** @type {string[]} */
     this.played = []; // kinds played (unmuted), newest last: for the tests and nothing else
     const unlock = () => {
       this.context();
@@ -54,6 +56,7 @@ class Sound {
     return this.ctx;
   }
 
+  /** @param {boolean} muted */
   setMuted(muted) {
     this.muted = Boolean(muted);
     try {
@@ -63,6 +66,7 @@ class Sound {
     }
   }
 
+  /** @param {"dice" | "move" | "turn"} kind */
   play(kind) {
     if (this.muted || !NOTES[kind]) return;
     this.played.push(kind);

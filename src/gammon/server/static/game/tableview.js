@@ -11,6 +11,7 @@ import { hasKey, points, t } from "./i18n.js";
 
 // A seat's name as shown: the server names its bots "gammon-bot (LEVEL)", in English; the
 // level is shown in the page's language.
+/** @param {{name?: string, kind?: string, level?: string | null} | null} seat the `table.seats` entry */
 export function displayName(seat) {
   if (!seat || !seat.name) return null;
   if (seat.kind === "bot" && seat.level && seat.name === `gammon-bot (${seat.level})` && hasKey(`level.${seat.level}`)) {
@@ -19,18 +20,24 @@ export function displayName(seat) {
   return seat.name;
 }
 
+/** @param {GamePage} page */
 export function renderPlayers(page) {
   const bottom = page.bottomSeat;
   renderPlayer(page, page.el.bottom, bottom);
   renderPlayer(page, page.el.top, 1 - bottom);
 }
 
+/**
+ * @param {GamePage} page
+ * @param {HTMLElement} node
+ * @param {number} seat
+ */
 export function renderPlayer(page, node, seat) {
   const st = page.state;
   const seats = (st && st.table && st.table.seats) || [null, null];
   const info = seats[seat];
   const m = page.match;
-  node.dataset.seat = seat;
+  node.dataset.seat = String(seat);
   const children = [h("span", { class: `swatch s${seat}`, title: t("seat.checkers", { color: t(seat === 0 ? "color.light" : "color.dark") }) })];
   if (!info) {
     children.push(h("span", { class: "name muted" }, t("seat.empty")));
@@ -71,12 +78,13 @@ export function renderPlayer(page, node, seat) {
   tickClocks(page);
 }
 
+/** @param {GamePage} page */
 export function tickClocks(page) {
   const st = page.state;
   if (!st || !st.clock) return;
   const c = st.clock;
   const now = Date.now() + page.clockOffset;
-  for (const node of page.root.querySelectorAll("[data-clock]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (page.root.querySelectorAll("[data-clock]"))) {
     const seat = Number(node.dataset.clock);
     let reserve = c.reserve ? c.reserve[seat] : 0;
     let delay = null;
@@ -94,6 +102,7 @@ export function tickClocks(page) {
   }
 }
 
+/** @param {GamePage} page */
 export function renderBoard(page) {
   const m = page.match;
   const bottom = page.bottomSeat;
@@ -160,6 +169,7 @@ export function renderBoard(page) {
   page.board.setTitle(statusText(page));
 }
 
+/** @param {GamePage} page */
 export function statusText(page) {
   const st = page.state;
   if (!st) return t("conn.connecting");
@@ -237,6 +247,7 @@ export function statusText(page) {
   }
 }
 
+/** @param {GamePage} page */
 export function renderStatus(page) {
   const e = page.el;
   const parts = [statusText(page)];
@@ -259,6 +270,7 @@ export function renderStatus(page) {
   }
 }
 
+/** @param {GamePage} page */
 export function copyLink(page) {
   const url = new URL(`/table/${page.cfg.table}`, location.href).href;
   const done = () => page.toast(t("status.copied"));

@@ -6,15 +6,18 @@ import { h, replaceChildren } from "../game/dom.js";
 import { bindSiteHeader, loadLang, onLangChange, pickLang, t } from "../game/i18n.js";
 import { LogError, parseLog, verifyLog } from "./dice.js";
 
+/** @param {string} d */
 function fmt(d) {
   return d ? `${d[0]}-${d[1]}` : "";
 }
 
+/** @param {string} s */
 function shellQuote(s) {
   return `'${String(s).replace(/'/g, "'\\''")}'`;
 }
 
 class VerifyPage {
+  /** @param {HTMLElement} root `<main id="verify">` with the shell's data attributes */
   constructor(root) {
     this.root = root;
     /** @type {Record<string, any>} the page's elements, made by build() */
@@ -48,7 +51,7 @@ class VerifyPage {
     e.check = h("button", { type: "submit", class: "btn primary", "data-testid": "check" });
     const form = h("form", { class: "paste-form" }, e.textarea, h("div", { class: "row" }, e.fileLabel, e.check));
     e.fileLabel.append(h("span", {}), " ", e.file);
-    form.addEventListener("submit", (ev) => {
+    form.addEventListener("submit", (/** @type {Event} */ ev) => {
       ev.preventDefault();
       if (e.textarea.value.trim()) this.check(e.textarea.value, "local");
     });
@@ -102,6 +105,10 @@ class VerifyPage {
     await this.check(await response.text(), "server");
   }
 
+  /**
+   * @param {string} text the log
+   * @param {string} source where it came from
+   */
   async check(text, source) {
     this.text = text;
     this.source = source;
@@ -168,7 +175,7 @@ class VerifyPage {
     if (ok) text = t("verify.verdict_ok", { n: r.rows.length });
     else if (r.status === "bad_commitment") text = t("verify.verdict_bad_commit");
     else {
-      const row = r.rows[r.firstBad];
+      const row = r.rows[/** @type {number} */ (r.firstBad)];
       text = t("verify.verdict_bad_roll", { n: row.index, logged: fmt(row.dice), computed: fmt(row.computed) });
     }
     replaceChildren(e.verdict, h("strong", {}, ok ? "✔ " : "✘ "), text);
@@ -183,7 +190,7 @@ class VerifyPage {
     }
     const d = log.dice;
     const r = this.result;
-    const item = (k, v, testid) => [h("dt", {}, k), h("dd", { "data-testid": testid }, v)];
+    const item = (/** @type {string} */ k, /** @type {any} */ v, /** @type {string} */ testid) => [h("dt", {}, k), h("dd", { "data-testid": testid }, v)];
     const parts = [
       item(t("verify.match_id"), h("code", {}, d.matchId), "match-id"),
       item(t("verify.commitment"), h("code", {}, d.commitment), "commitment"),
