@@ -20,13 +20,18 @@ from pathlib import Path
 from typing import Any
 
 from gammon.errors import IllegalMoveError
+from gammon.geometry import VariantPosition
 from gammon.move import Move, Step
 from gammon.position import Position
 from gammon.server.views import moves_payload, variant_view
+from gammon.variants import get_variant
 
 OUT = Path(__file__).parent / "fixtures"
 
 Found = Callable[[Position, tuple[int, int], tuple[Move, ...]], bool]
+#: A fixture's name, how to get its position and roll, what it shows, and whether the page
+#: offers exactly the server's steps (else a part of them: see acey-deucey-1-2).
+Case = tuple[str, Callable[[], tuple[Position, tuple[int, int]]], str, bool]
 
 
 def _pinned(pos: Position) -> list[list[int]] | None:
@@ -80,7 +85,9 @@ def _answer(
     }
 
 
-def fixture(name: str, pos: Position, dice: tuple[int, int], note: str) -> dict[str, Any]:
+def fixture(
+    name: str, pos: Position, dice: tuple[int, int], note: str, *, exact: bool = True
+) -> dict[str, Any]:
     payload = moves_payload(pos, dice)
     answers: dict[str, Any] = {}
     for move in pos.legal_moves(dice):
@@ -97,6 +104,7 @@ def fixture(name: str, pos: Position, dice: tuple[int, int], note: str) -> dict[
     return {
         "name": name,
         "note": note,
+        "exact": exact,
         "position_id": pos.position_id(),
         "state": {
             "table": {"variant": variant_view(pos.variant.name)},
@@ -134,72 +142,102 @@ def _pins(pos: Position, dice: tuple[int, int], moves: tuple[Move, ...]) -> bool
     return bool(pinned[0]) and bool(pinned[1]) and _has_hit(moves)
 
 
-CASES: list[tuple[str, str, int, Found, str]] = [
+def _walked(
+    variant: str, seed: int, found: Found
+) -> Callable[[], tuple[Position, tuple[int, int]]]:
+    return lambda: _walk(variant, seed, found)
+
+
+def _acey_deucey_bonus() -> tuple[Position, tuple[int, int]]:
+    """An acey-deucey 1-2 late in a game: the 1, the 2, then the double of the player's choice
+    (moves of 2 to 6 steps)."""
+    player = [0] * 26
+    player[8] = player[6] = player[4] = 1
+    player[0] = 12
+    opponent = [0] * 26
+    opponent[20], opponent[22], opponent[0] = 3, 2, 10
+    pos = VariantPosition(
+        player=tuple(player), opponent=tuple(opponent), variant=get_variant("acey-deucey")
+    )
+    return pos, (1, 2)
+
+
+CASES: list[Case] = [
     (
         "standard-opening",
-        "standard",
-        0,
-        lambda p, d, m: d == (6, 5) and p == Position.initial(),
+        _walked("standard", 0, lambda p, d, m: d == (6, 5) and p == Position.initial()),
         "the opening 6-5: 24/13 either way, 13/8 8/2 for 13/2",
+        True,
     ),
     (
         "standard-double",
-        "standard",
-        1,
-        lambda p, d, m: d[0] == d[1] and 20 <= len(m) <= 60,
+        _walked("standard", 1, lambda p, d, m: d[0] == d[1] and 20 <= len(m) <= 60),
         "a double in the middle game",
+        True,
     ),
     (
         "standard-hit",
-        "standard",
-        2,
-        lambda p, d, m: _has_hit(m) and p.player[25] == 0,
+        _walked("standard", 2, lambda p, d, m: _has_hit(m) and p.player[25] == 0),
         "a hit on offer",
+        True,
     ),
     (
         "standard-bar",
-        "standard",
-        3,
-        lambda p, d, m: p.player[25] > 0 and len(m) > 2,
+        _walked("standard", 3, lambda p, d, m: p.player[25] > 0 and len(m) > 2),
         "entering from the bar",
+        True,
     ),
     (
         "standard-bearoff",
-        "standard",
-        4,
-        _bears_off_high,
+        _walked("standard", 4, _bears_off_high),
         "bearing off, a larger die from the highest point",
+        True,
     ),
     (
         "caucasian-hit",
-        "caucasian",
-        5,
-        lambda p, d, m: _has_hit(m) and d[0] != d[1],
+        _walked("caucasian", 5, lambda p, d, m: _has_hit(m) and d[0] != d[1]),
         "Caucasian: a hitter",
+        True,
     ),
     (
         "fevga",
-        "fevga",
-        6,
-        lambda p, d, m: p.player[24] < 15 and 5 <= len(m) <= 60,
+        _walked("fevga", 6, lambda p, d, m: p.player[24] < 15 and 5 <= len(m) <= 60),
         "fevga, both sides away",
+        True,
     ),
-    ("plakoto-pin", "plakoto", 7, _pins, "plakoto: a checker pinned on each side, a pin on offer"),
+    (
+        "plakoto-pin",
+        _walked("plakoto", 7, _pins),
+        "plakoto: a checker pinned on each side, a pin on offer",
+        True,
+    ),
     (
         "acey-deucey-enter",
-        "acey-deucey",
-        8,
-        lambda p, d, m: (_waiting(p) or [0])[0] > 0 and p.player[24] == 0 and 3 <= len(m) <= 60,
+        _walked(
+            "acey-deucey",
+            8,
+            lambda p, d, m: (_waiting(p) or [0])[0] > 0 and p.player[24] == 0 and 3 <= len(m) <= 60,
+        ),
         "acey-deucey: checkers still to enter",
+        True,
+    ),
+    (
+        "acey-deucey-1-2",
+        _acey_deucey_bonus,
+        # after the 1 and the 2 the page offers the doubles of the listed moves only: the
+        # server lists one move per position, and another double reaching the same position
+        # is not among the listed steps
+        "acey-deucey 1-2: the 1, the 2, then a double of the player's choice",
+        False,
     ),
 ]
 
 
 def main() -> None:
     OUT.mkdir(exist_ok=True)
-    for name, variant, seed, found, note in CASES:
-        pos, dice = _walk(variant, seed, found)
-        data = fixture(name, pos, dice, note)
+    for name, make, note, exact in CASES:
+        pos, dice = make()
+        data = fixture(name, pos, dice, note, exact=exact)
         path = OUT / f"{name}.json"
         path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
         moves = data["state"]["match"]["moves"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from js.make_fixtures import CASES, OUT, Found, _walk, fixture
+from js.make_fixtures import CASES, OUT, Case, fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "gammon" / "server" / "static"
@@ -67,9 +67,9 @@ def test_no_javascript_file_is_over_800_lines() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_the_fixtures_are_the_servers_answers(case: tuple[str, str, int, Found, str]) -> None:
-    name, variant, seed, found, note = case
-    pos, dice = _walk(variant, seed, found)
-    want = fixture(name, pos, dice, note)
+def test_the_fixtures_are_the_servers_answers(case: Case) -> None:
+    name, make, note, exact = case
+    pos, dice = make()
+    want = fixture(name, pos, dice, note, exact=exact)
     have = json.loads((OUT / f"{name}.json").read_text(encoding="utf-8"))
     assert have == want, f"tests/js/fixtures/{name}.json is stale: run tests/js/make_fixtures.py"

@@ -131,6 +131,14 @@ export class MoveBuilder {
       return { key: boardKey(board), length: m.steps.length, dice: m.steps.map((s) => s[2]) };
     });
     this.longest = Math.max(0, ...this.targets.map((t) => t.length));
+    /** every part of a listed move's dice (sorted keys): the dice a turn may use so far */
+    this.diceParts = new Set();
+    for (const key of new Set(this.targets.map((t) => sortedKey(t.dice)))) {
+      const dice = key.split("").map(Number);
+      for (let mask = 0; mask < 1 << dice.length; mask++) {
+        this.diceParts.add(sortedKey(dice.filter((_, i) => mask >> i & 1)));
+      }
+    }
     /** @type {Map<string, [number, number, number]>} the steps a move may be made of */
     this.vocabulary = new Map();
     for (const m of turn.moves) {
@@ -139,6 +147,8 @@ export class MoveBuilder {
     for (const step of this.routes()) this.vocabulary.set(step.join(","), step);
     /** @type {Map<string, boolean>} */
     this.memo = new Map();
+    /** @type {Map<string, StepAnswer | null>} the answers given, by the steps played */
+    this.answers = new Map();
   }
 
   /**
@@ -202,7 +212,7 @@ export class MoveBuilder {
   allowsDie(used, die) {
     const left = minus(this.rolled, used);
     if (left.length) return left.includes(die);
-    return this.targets.some((t) => within([...used, die], t.dice));
+    return this.diceParts.has(sortedKey([...used, die]));
   }
 
   /**
@@ -224,6 +234,19 @@ export class MoveBuilder {
   }
 
   /**
+   * The index of the listed move whose board this is, after as many steps (or, once the
+   * roll's dice are played, an acey-deucey 1-2 going on with a double: after any number;
+   * the server lists one move per board, whatever double reaches it); -1 if none.
+   * @param {Board} board
+   * @param {number[]} used the dice played
+   */
+  listed(board, used) {
+    const key = boardKey(board);
+    const free = minus(this.rolled, used).length === 0;
+    return this.targets.findIndex((t) => t.key === key && (free || t.length === used.length));
+  }
+
+  /**
    * Whether some listed move's board can be reached from `board` with `count` steps played.
    * @param {Board} board
    * @param {number[]} used
@@ -233,7 +256,7 @@ export class MoveBuilder {
     const key = `${boardKey(board)}/${sortedKey(used)}`;
     const known = this.memo.get(key);
     if (known !== undefined) return known;
-    let found = this.targets.some((t) => t.length === count && t.key === boardKey(board));
+    let found = this.listed(board, used) >= 0;
     if (!found && count < this.longest) {
       found = this.next(board, used).some((n) => this.reaches(n.board, [...used, n.step[2]]));
     }
@@ -267,11 +290,24 @@ export class MoveBuilder {
    * @returns {StepAnswer | null}
    */
   options(played) {
+    const key = JSON.stringify(played.map((s) => [s[0], s[1], s[2]]));
+    let answer = this.answers.get(key);
+    if (answer === undefined) {
+      answer = this.answer(played);
+      this.answers.set(key, answer);
+    }
+    return answer;
+  }
+
+  /**
+   * @param {ArrayLike<number | boolean>[]} played
+   * @returns {StepAnswer | null}
+   */
+  answer(played) {
     if (!this.moves.length) return { steps: [], complete: true, move: null, dice_left: [] };
     const at = this.replay(played);
     if (!at) return null;
-    const key = boardKey(at.board);
-    const i = this.targets.findIndex((t) => t.length === played.length && t.key === key);
+    const i = this.listed(at.board, at.used);
     /** @type {Map<string, Step>} */
     const steps = new Map();
     if (played.length < this.longest) {
@@ -287,11 +323,12 @@ export class MoveBuilder {
       const open = this.targets.find((t) => within(at.used, t.dice) && t.length > played.length);
       if (open) diceLeft = minus(open.dice, at.used);
     }
+    // a listed move may also go on (acey-deucey: the 1 and the 2, or with a double after them)
     return {
-      steps: i >= 0 ? [] : [...steps.values()],
+      steps: [...steps.values()],
       complete: i >= 0,
       move: i >= 0 ? this.moves[i].move : null,
-      dice_left: i >= 0 ? [] : diceLeft,
+      dice_left: steps.size ? diceLeft : [],
     };
   }
 }

@@ -51,8 +51,15 @@ export class MoveInput {
   newVersion() {
     this.stepsCache.clear();
     this.stepsWaiting.clear();
-    if (this.played.length && this.builder() && !this.options()) this.reset(); // should not happen
-    if (this.played.length) this.requestSteps(); // moves left out: e.g. after a reconnection
+  }
+
+  // After each state (a new version, or the same one after a reconnection): the steps made so
+  // far are checked against the state's moves, or (moves left out) the server is asked again.
+  resume() {
+    if (!this.played.length) return;
+    const builder = this.builder();
+    if (!builder) this.requestSteps();
+    else if (!builder.options(this.played)) this.reset(); // should not happen: the same decision
   }
 
   canMove() {

@@ -340,6 +340,7 @@ export class GamePage {
     this.synced = true;
     this.everSynced = true;
     this.clearBusy();
+    this.input.resume();
     this.maybeSendSeed();
     this.render();
     this.input.maybeAutoPlay();
