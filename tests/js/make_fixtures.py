@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from gammon.errors import IllegalMoveError
-from gammon.geometry import VariantPosition
 from gammon.move import Move, Step
 from gammon.position import Position
 from gammon.server.views import moves_payload, variant_view
@@ -35,15 +34,14 @@ Case = tuple[str, Callable[[], tuple[Position, tuple[int, int]]], str, bool]
 
 
 def _pinned(pos: Position) -> list[list[int]] | None:
-    masks = getattr(pos, "pinned", None)
-    if masks is None:
+    """As the state sends them (server/views.py): None on the backgammon board."""
+    if pos.variant.family == "board":
         return None
-    return [[p for p in range(1, 25) if mask >> p & 1] for mask in masks]
+    return [[p for p in range(1, 25) if mask >> p & 1] for mask in pos.pinned]
 
 
 def _waiting(pos: Position) -> list[int] | None:
-    waiting = getattr(pos, "waiting", None)
-    return None if waiting is None else list(waiting)
+    return None if pos.variant.family == "board" else list(pos.waiting)
 
 
 def _walk(variant: str, seed: int, found: Found) -> tuple[Position, tuple[int, int]]:
@@ -156,7 +154,7 @@ def _acey_deucey_bonus() -> tuple[Position, tuple[int, int]]:
     player[0] = 12
     opponent = [0] * 26
     opponent[20], opponent[22], opponent[0] = 3, 2, 10
-    pos = VariantPosition(
+    pos = Position(
         player=tuple(player), opponent=tuple(opponent), variant=get_variant("acey-deucey")
     )
     return pos, (1, 2)
