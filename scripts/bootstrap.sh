@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Create .venv (once) and install gammon with the given extras into it.
 # Re-installs only when pyproject.toml or the extras change.
+# With the dev extras and npm on the machine, also installs the browser code's dev tools
+# (TypeScript's checker, package-lock.json) into node_modules when missing or stale.
 # Usage: scripts/bootstrap.sh [EXTRAS]   e.g. scripts/bootstrap.sh dev
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,4 +26,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
     .venv/bin/python -m pip install --quiet -e "$spec"
     echo "$want" > "$stamp"
+fi
+if [ "$extras" = dev ]; then
+    if ! command -v npm >/dev/null 2>&1; then
+        echo "npm not found: the JavaScript checks (tests/js) will be skipped"
+    else
+        js_stamp="node_modules/.gammon-installed"
+        js_want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+        if [ ! -f "$js_stamp" ] || [ "$(cat "$js_stamp")" != "$js_want" ]; then
+            echo "npm ci --no-audit --no-fund (node_modules missing or older than package-lock.json)"
+            npm ci --no-audit --no-fund
+            echo "$js_want" > "$js_stamp"
+        fi
+    fi
 fi

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import re
 import secrets
@@ -253,6 +254,23 @@ def create_table(page: Page, **options: Any) -> str:
     return match.group(1)
 
 
+class SentFrames:
+    """The protocol messages a page sends over its WebSockets from now on (for counting)."""
+
+    def __init__(self, page: Page) -> None:
+        self.messages: list[dict[str, Any]] = []
+        page.on("websocket", lambda ws: ws.on("framesent", self._sent))
+
+    def _sent(self, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if isinstance(message, dict):
+            self.messages.append(message)
+
+    def count(self, kind: str) -> int:
+        """How many messages of this ``type`` were sent."""
+        return sum(1 for m in self.messages if m.get("type") == kind)
+
+
 def wait_synced(page: Page) -> None:
     """Wait until the game page is connected and has the table's current state."""
     page.wait_for_function(
@@ -392,7 +410,7 @@ def drag_step(page: Page) -> tuple[int, int]:
     """Drag a checker from the first source point to its first destination (mouse events)."""
     src, dest = page.evaluate(
         """() => {
-        const p = window.gammonPage;
+        const p = window.gammonPage.input;
         const opts = p.options();
         const from = opts.steps[0][0];
         return [from, [...p.destinations(opts, from)][0]];

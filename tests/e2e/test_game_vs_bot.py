@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from e2e.kit import Browse, GammonServer, create_table, play_until, shot, sign_up
+from e2e.kit import Browse, GammonServer, SentFrames, create_table, play_until, shot, sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -18,6 +18,7 @@ def test_full_game_against_the_bot_then_verify_the_dice(
     server: GammonServer, browse: Browse, expect: Callable[..., Any], size: str
 ) -> None:
     page = browse.page(server.url, size, "alice")
+    sent = SentFrames(page)
     name = sign_up(page)
     table = create_table(page, opponent="bot", bot_level="beginner", match_length=1, cube=False)
 
@@ -32,6 +33,9 @@ def test_full_game_against_the_bot_then_verify_the_dice(
 
     clicks = play_until(page, lambda: False)
     assert clicks > 10
+    # every turn was built in the page from the state's moves: no `steps` question was sent
+    assert sent.count("hello") >= 1 and sent.count("move") >= 1
+    assert sent.count("steps") == 0
 
     over = page.locator("[data-testid=over]")
     expect(over).to_be_visible()

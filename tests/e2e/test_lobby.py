@@ -16,7 +16,8 @@ pytestmark = pytest.mark.e2e
 _KEYS = """async () => {
   const m = await import('/static/game/i18n.js');
   const out = {};
-  for (const [lang, table] of Object.entries(m.STRINGS)) {
+  for (const lang of m.LANGS) {
+    const table = (await import(`/static/game/i18n/${lang}.js`)).default;
     out[lang] = Object.fromEntries(Object.entries(table).map(
       ([k, v]) => [k, [...v.matchAll(/\\{(\\w+)\\}/g)].map(x => x[1]).sort()]));
   }
@@ -116,6 +117,7 @@ def test_move_list_from_engine_events(server: GammonServer, browse: Browse) -> N
     page.goto("/healthz")
     rows = page.evaluate(
         """async () => {
+        await (await import('/static/game/i18n.js')).loadLang('en');  // as the pages do first
         const { MoveList } = await import('/static/game/movelist.js');
         const ml = new MoveList();
         const ev = (events) => ({kind: 'action', data: {events}});

@@ -73,8 +73,8 @@ def test_reconnects_after_a_server_restart_and_catches_up(
         if what in ("confirm", "forced", "roll"):
             page.wait_for_function("v => window.gammonPage.version > v", arg=v)
     src, dest = drag_step(page)  # a drag, this time
-    page.wait_for_function("() => window.gammonPage.played.length === 1")
-    assert page.evaluate("() => window.gammonPage.played[0].slice(0, 2)") == [src, dest]
+    page.wait_for_function("() => window.gammonPage.input.played.length === 1")
+    assert page.evaluate("() => window.gammonPage.input.played[0].slice(0, 2)") == [src, dest]
     before = version(page)
     conn = page.locator("[data-testid=conn]")
 
@@ -88,7 +88,7 @@ def test_reconnects_after_a_server_restart_and_catches_up(
     # the restart's own entry (``resume``: the running decision starts again) is the one
     # new version; it changes neither position nor dice, so the half-made move stays
     page.wait_for_function("v => window.gammonPage.version === v", arg=before + 1)
-    assert page.evaluate("() => window.gammonPage.played.length") == 1
+    assert page.evaluate("() => window.gammonPage.input.played.length") == 1
 
     # 2. while the page is cut off, the game goes on from another tab of the same player
     other = browse.page(own_server.url, "desktop", "alice-2")
@@ -110,7 +110,7 @@ def test_reconnects_after_a_server_restart_and_catches_up(
     # every missed event was applied once: the move list is the log's, no more, no less
     assert move_cells(page) == logged_moves(page, table)
     assert move_cells(page) == move_cells(other)
-    assert page.evaluate("() => window.gammonPage.played.length") == 0
+    assert page.evaluate("() => window.gammonPage.input.played.length") == 0
 
     # and the game goes on from the page itself
     play_until(page, lambda: version(page) > target + 1)

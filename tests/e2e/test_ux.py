@@ -120,22 +120,24 @@ def test_moving_aids_sounds_and_the_cube(
         pytest.fail("no move with two different dice")
 
     # every checker that can move is marked
-    sources = page.evaluate("() => [...window.gammonPage.sources(window.gammonPage.options())]")
+    sources = page.evaluate(
+        "() => [...window.gammonPage.input.sources(window.gammonPage.input.options())]"
+    )
     assert sources
     expect(page.locator(".board .checker.movable")).to_have_count(len(sources))
 
     # one click plays the larger die the checker can use; the same point again, the other
     point = page.evaluate(
-        """() => { const p = window.gammonPage; const o = p.options();
+        """() => { const p = window.gammonPage; const o = p.input.options();
         const big = Math.max(...p.match.game.dice);
         const s = o.steps.find((st) => st[2] === big); return s ? s[0] : o.steps[0][0]; }"""
     )
     expected = page.evaluate(
-        "(pt) => { const p = window.gammonPage; return p.quickStep(p.options(), pt); }", point
+        "(pt) => { const p = window.gammonPage.input; return p.quickStep(p.options(), pt); }", point
     )
     page.locator(f".board .hit[data-point='{point}']").click()
-    wait_until(lambda: page.evaluate("() => window.gammonPage.played.length") == 1)
-    played = page.evaluate("() => window.gammonPage.played[0]")
+    wait_until(lambda: page.evaluate("() => window.gammonPage.input.played.length") == 1)
+    played = page.evaluate("() => window.gammonPage.input.played[0]")
     assert played[:3] == expected[:3]
     assert expected[2] == max(
         s[2]
@@ -191,7 +193,7 @@ def test_a_double_click_takes_one_checker_on_by_both_dice(
     create_table(page, opponent="human", match_length=1)
     # the click logic with the step options stubbed: 5/2 with the 3, then 2/off with the 2
     calls = page.evaluate(
-        """() => { const p = window.gammonPage; const calls = [];
+        """() => { const p = window.gammonPage.input; const calls = [];
         const first = {complete: false, steps: [[5, 2, 3, false], [5, 3, 2, false], [6, 3, 3, false]]};
         const second = {complete: false, steps: [[2, 0, 2, false], [6, 4, 2, false]]};
         p.options = () => (calls.length ? second : first);
@@ -391,8 +393,8 @@ def test_the_lobby_updates_by_itself(
 
 #: The visible text of the game page and the English strings that have another translation.
 _ENGLISH_LEFT = """async (lang) => {
-  const m = await import('/static/game/i18n.js');
-  const en = m.STRINGS.en, other = m.STRINGS[lang];
+  const en = (await import('/static/game/i18n/en.js')).default;
+  const other = (await import(`/static/game/i18n/${lang}.js`)).default;
   const english = new Set();
   for (const [k, v] of Object.entries(en)) if (other[k] !== v) english.add(v);
   const out = [];
@@ -418,10 +420,17 @@ def test_the_game_page_has_no_english_left(
     server: GammonServer, browse: Browse, expect: Callable[..., Any], lang: str, size: str
 ) -> None:
     page = browse.page(server.url, size, "alice")
+    catalogues: list[str] = []  # the languages' catalogues the page asks for
+    page.on(
+        "request",
+        lambda r: catalogues.append(r.url.rsplit("/", 1)[1]) if "/game/i18n/" in r.url else None,
+    )
     sign_up(page)
     create_table(page, opponent="bot", bot_level="beginner", match_length=1)
+    assert set(catalogues) == {"en.js"}  # only the page's language is loaded
     page.locator(f"[data-testid=langs] a[data-lang={lang}]").click()
     expect(page.locator("html")).to_have_attribute("lang", lang)
+    assert set(catalogues) == {"en.js", f"{lang}.js"}  # and the new one when it changes
     level = {"fr": "débutant", "it": "principiante"}[lang]
     expect(page.locator("[data-testid=player-top] .name")).to_have_text(f"gammon-bot ({level})")
     for checked in range(30):

@@ -16,6 +16,7 @@ import pytest
 from e2e.kit import (
     Browse,
     GammonServer,
+    SentFrames,
     create_table,
     next_action,
     play_step,
@@ -46,7 +47,7 @@ _DRAWN = """() => {
   return {
     bottom: p.bottomSeat, seat: p.mySeat, board: g.board, pinned_state: g.pinned,
     waiting_state: g.waiting, other: p.state.table.variant.other_point,
-    variant: p.state.table.variant, drawn, pinned, waiting, played: p.played.length,
+    variant: p.state.table.variant, drawn, pinned, waiting, played: p.input.played.length,
     cube: document.querySelectorAll('.board .cube').length,
     double: document.querySelectorAll('[data-action=double]').length,
   };
@@ -55,7 +56,7 @@ _DRAWN = """() => {
 
 def drawn(page: Any) -> dict[str, Any]:
     """The board as drawn, once no step of the turn is half-played."""
-    page.wait_for_function("() => window.gammonPage.played.length === 0")
+    page.wait_for_function("() => window.gammonPage.input.played.length === 0")
     return dict(page.evaluate(_DRAWN))
 
 
@@ -92,6 +93,7 @@ def test_fevga_both_sides_go_the_same_way(
     server: GammonServer, browse: Browse, expect: Callable[..., Any], size: str, seat: int
 ) -> None:
     page = browse.page(server.url, size, "fevga")
+    sent = SentFrames(page)
     sign_up(page)
     create_table(
         page, variant="fevga", opponent="bot", bot_level="beginner", match_length=1, seat=seat
@@ -118,6 +120,7 @@ def test_fevga_both_sides_go_the_same_way(
     d = drawn(page)
     check_drawn_right(d)
     assert d["cube"] == 0
+    assert sent.count("move") >= 1 and sent.count("steps") == 0  # moves built in the page
     shot(page, f"fevga-played-{size}")
 
 
@@ -159,7 +162,7 @@ def test_plakoto_draws_a_pin_under_its_pinner(
     # a real pin, by playing until one side pins the other
     found = None
     for _ in range(1500):
-        if not page.evaluate("() => window.gammonPage.played.length"):
+        if not page.evaluate("() => window.gammonPage.input.played.length"):
             d = drawn(page)
             check_drawn_right(d)
             if any(d["pinned_state"]):
@@ -186,6 +189,7 @@ def test_acey_deucey_checkers_wait_in_the_tray(
     server: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     page = browse.page(server.url, "desktop", "acey")
+    sent = SentFrames(page)
     sign_up(page)
     create_table(page, variant="acey-deucey", opponent="bot", bot_level="beginner", match_length=1)
     page.wait_for_function("() => window.gammonPage.state.match !== null")
@@ -199,13 +203,15 @@ def test_acey_deucey_checkers_wait_in_the_tray(
     expect(tray.locator(".tray-count")).to_have_text(str(d["waiting"][me]))
     before = d["waiting"][me]
     # as after a 1-2 (thousands of moves): the state without its moves, played by steps
-    page.wait_for_function("() => window.gammonPage.canMove()")
+    page.wait_for_function("() => window.gammonPage.input.canMove()")
     page.evaluate(
         """() => { const p = window.gammonPage; const m = p.state.match;
         m.moves = null; m.moves_omitted = true; m.forced = false; p.render(); }"""
     )
-    assert page.evaluate("() => window.gammonPage.canMove()")
+    assert page.evaluate("() => window.gammonPage.input.canMove()")
+    assert sent.count("steps") == 0
     play_moves(page, 1)
+    assert sent.count("steps") >= 1  # without the moves, the server is asked as before
     d = drawn(page)
     check_drawn_right(d)
     assert d["waiting"] == d["waiting_state"]

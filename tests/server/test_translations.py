@@ -65,12 +65,15 @@ NAMES = {
 
 
 def _js_catalogue() -> dict[str, dict[str, str]]:
-    text = (STATIC / "game" / "i18n.js").read_text(encoding="utf-8")
+    """The browser's catalogues, one file per language (static/game/i18n/<lang>.js)."""
     out: dict[str, dict[str, str]] = {}
     for lang in LANGUAGES:
-        start = text.index(f"const {lang} = {{")
+        text = (STATIC / "game" / "i18n" / f"{lang}.js").read_text(encoding="utf-8")
+        start = text.index("export default {")
         body = text[start : text.index("\n};", start)]
-        out[lang] = dict(re.findall(r'^  "([^"]+)": "((?:[^"\\]|\\.)*)",$', body, re.MULTILINE))
+        entries = re.findall(r'^  "([^"]+)": "((?:[^"\\]|\\.)*)",$', body, re.MULTILINE)
+        assert len(entries) == body.count("\n  "), f"i18n/{lang}.js has lines this test cannot read"
+        out[lang] = dict(entries)
     return out
 
 
@@ -87,10 +90,10 @@ def test_every_name_built_from_data_is_in_every_catalogue() -> None:
             if family == "level" and name not in BOT_LEVELS:
                 continue
             for lang in LANGUAGES:
-                assert f"{family}.{name}" in js[lang], f"i18n.js {lang} lacks {family}.{name}"
+                assert f"{family}.{name}" in js[lang], f"i18n/{lang}.js lacks {family}.{name}"
     for code in HTTP_STATUS:
         for lang in LANGUAGES:
-            assert f"error.{code}" in js[lang], f"i18n.js {lang} lacks error.{code}"
+            assert f"error.{code}" in js[lang], f"i18n/{lang}.js lacks error.{code}"
 
 
 def test_every_key_the_browser_code_uses_exists_in_three_languages() -> None:

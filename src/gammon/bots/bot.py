@@ -62,7 +62,6 @@ from __future__ import annotations
 import hashlib
 import math
 import struct
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -72,7 +71,7 @@ from gammon.bots.equity import (
     EquityModel,
     ScoreContext,
 )
-from gammon.bots.evaluator import Evaluator, MoveEvaluator, Probabilities
+from gammon.bots.evaluator import Evaluator, Probabilities, after_probs
 from gammon.bots.met import MatchEquityTable
 from gammon.dice import DiceLike
 from gammon.errors import IllegalActionError
@@ -201,14 +200,6 @@ class Bot:
         win = min(1.0, max(0.0, probs.win + shift))
         return probs.with_win(win)
 
-    @staticmethod
-    def _after(
-        evaluator: Evaluator, origin: Position, positions: Sequence[Position]
-    ) -> list[Probabilities]:
-        if isinstance(evaluator, MoveEvaluator):
-            return evaluator.evaluate_after_move(origin, positions)
-        return evaluator.evaluate(positions)
-
     # ------------------------------------------------------------------ checker play
 
     def rank_moves(self, position: Position, dice: DiceLike, ctx: ScoreContext) -> list[RankedMove]:
@@ -233,7 +224,7 @@ class Bot:
         s = self._settings
         first = self.filter_evaluator if s.filter_moves else None
         ranker = self.evaluator if first is None else first
-        probs = self._after(ranker, position, afters)
+        probs = after_probs(ranker, position, afters)
         equities = model.after_move(probs)
         cubeless = model.after_move_cubeless(probs)
         plies = [_plies(ranker)] * len(moves)
@@ -248,7 +239,7 @@ class Bot:
             order = sorted(range(len(moves)), key=lambda i: (-equities[i], -cubeless[i]))
             best = equities[order[0]]
             keep = [i for i in order[: s.filter_moves] if best - equities[i] <= s.filter_threshold]
-            again = self._after(self.evaluator, position, [afters[i] for i in keep])
+            again = after_probs(self.evaluator, position, [afters[i] for i in keep])
             for i, e, c in zip(
                 keep, model.after_move(again), model.after_move_cubeless(again), strict=True
             ):

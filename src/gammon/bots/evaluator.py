@@ -39,6 +39,7 @@ __all__ = [
     "MoveEvaluator",
     "PipCountEvaluator",
     "Probabilities",
+    "after_probs",
     "impossible_results_removed",
     "terminal_probabilities",
 ]
@@ -270,6 +271,17 @@ class MoveEvaluator(Evaluator, Protocol):
     ) -> list[Probabilities]:
         """Probabilities of each position (opponent of ``origin`` on roll) for its player on roll."""
         ...
+
+
+def after_probs(
+    evaluator: Evaluator, origin: Position, positions: Sequence[Position]
+) -> list[Probabilities]:
+    """Probabilities of positions reached from ``origin`` by one move, through
+    :meth:`MoveEvaluator.evaluate_after_move` when the evaluator has it (as the bot and
+    the analysis both rank moves)."""
+    if isinstance(evaluator, MoveEvaluator):
+        return evaluator.evaluate_after_move(origin, positions)
+    return evaluator.evaluate(positions)
 
 
 class PipCountEvaluator:

@@ -20,8 +20,8 @@ from typing import Any
 
 from gammon.bots.evaluator import (
     Evaluator,
-    MoveEvaluator,
     Probabilities,
+    after_probs,
     impossible_results_removed,
     terminal_probabilities,
 )
@@ -47,15 +47,6 @@ def moves_of(position: Position, dice: Dice) -> list[Move]:
     """The legal moves of a roll, or the pass move when it cannot be played."""
     moves = position.legal_moves(dice)
     return list(moves) if moves else [position.pass_move(dice)]
-
-
-def after_probs(
-    evaluator: Evaluator, origin: Position, positions: Sequence[Position]
-) -> list[Probabilities]:
-    """Probabilities of positions reached from ``origin`` by one move (as the bot gets them)."""
-    if isinstance(evaluator, MoveEvaluator):
-        return evaluator.evaluate_after_move(origin, positions)
-    return evaluator.evaluate(positions)
 
 
 class EvaluatorScorer:

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby's lists of open tables and live games, kept up to date: every 5 s (while the tab
 // is visible) the page asks the server for the lists again (GET /lobby/tables, an HTML
 // fragment rendered like the page itself) and swaps them in when they changed.
@@ -15,7 +16,8 @@ function start() {
   const refresh = () => {
     if (busy || document.visibilityState !== "visible") return;
     // a visitor half-way through a Sit click keeps the list they see
-    if (box.contains(document.activeElement) && document.activeElement.tagName === "BUTTON") return;
+    const active = document.activeElement;
+    if (active && box.contains(active) && active.tagName === "BUTTON") return;
     busy = true;
     fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then((r) => (r.ok ? r.text() : null))
@@ -23,7 +25,7 @@ function start() {
         if (html === null || html === last) return;
         last = html;
         const doc = new DOMParser().parseFromString(`<div>${html}</div>`, "text/html");
-        box.replaceChildren(...doc.body.firstElementChild.childNodes);
+        box.replaceChildren(...(doc.body.firstElementChild || doc.body).childNodes);
         box.dataset.updated = String(Date.now());
       })
       .catch((err) => console.warn("gammon: the lobby could not refresh", err))
@@ -33,23 +35,23 @@ function start() {
   };
   setInterval(refresh, PERIOD_MS);
   document.addEventListener("visibilitychange", refresh);
-  window.gammonLobbyRefresh = refresh; // for the browser tests
+  Object.assign(window, { gammonLobbyRefresh: refresh }); // for the browser tests
 }
 
 // The create-table form: a variant played without a cube (tavla, the Greek games, long
 // nardy, jacquet, acey-deucey) disables the cube options (a disabled field is not sent).
 function cubeOptions() {
-  const form = document.getElementById("create-table");
-  const box = document.getElementById("cube-options");
-  if (!form || !box || !form.elements.variant) return;
-  const select = form.elements.variant;
+  const form = /** @type {HTMLFormElement | null} */ (document.getElementById("create-table"));
+  const box = /** @type {HTMLFieldSetElement | null} */ (document.getElementById("cube-options"));
+  if (!form || !box || !form.elements.namedItem("variant")) return;
+  const select = /** @type {HTMLSelectElement} */ (form.elements.namedItem("variant"));
   const update = () => {
     const option = select.options[select.selectedIndex];
     const cubeless = Boolean(option && option.hasAttribute("data-cubeless"));
     if (cubeless === box.disabled) return;
     box.disabled = cubeless;
     // shown unticked while they do not apply; ticked again as they were when they do
-    for (const input of box.querySelectorAll("input[type=checkbox]")) {
+    for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (box.querySelectorAll("input[type=checkbox]"))) {
       if (cubeless) {
         input.dataset.was = input.checked ? "1" : "";
         input.checked = false;

@@ -1,3 +1,4 @@
+// @ts-check
 // The SVG backgammon board. It draws what it is given and reports clicks and drags; it knows
 // no rules (the server sends the legal steps).
 //
@@ -7,6 +8,30 @@
 // when the two sides go round in opposite directions (backgammon), q - 12 / q + 12 when they
 // go the same way (fevga, long nardy, jacquet). Index 0 of a board is "borne off", 25 the bar,
 // as in the protocol.
+
+/**
+ * What the board draws (in the viewer's numbering for points; boards per seat, each in its
+ * own numbering, 26 counts: 0 off, 1..24, 25 the bar).
+ * @typedef {object} Model
+ * @property {number} bottom the seat drawn at the bottom
+ * @property {number[][]} board
+ * @property {number[][]} [pinned] per seat, its pinned checkers' points (own numbering)
+ * @property {number[]} [waiting] per seat, checkers still to enter
+ * @property {number[]} [other] `variant.other_point`
+ * @property {{waiting: string, pinned: string}} [labels]
+ * @property {{seat: number, values: number[], used: boolean[]} | null} dice
+ * @property {{enabled: boolean, disabled: boolean, disabledText: string, value: number, owner: number | null, offer: {value: number, by: number} | null} | null} cube
+ * @property {Set<number>} sources points a checker may leave
+ * @property {Set<number>} dests where the selected checker may go
+ * @property {number | null} selected
+ * @property {boolean} interactive
+ */
+/**
+ * @typedef {object} Handlers
+ * @property {(point: number) => void} onPoint a click or tap on a point
+ * @property {(point: number) => void} onSelect a tap that selects a point
+ * @property {(from: number, to: number) => void} onDrag a checker dragged from a point to another
+ */
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -32,6 +57,12 @@ const CUBE_X = 30;
 // 25 - q: the opposite-direction mapping, when the model brings none
 export const OPPOSITE = Array.from({ length: 26 }, (_, q) => (q >= 1 && q <= 24 ? 25 - q : 0));
 
+/**
+ * An SVG element with these attributes (null ones left out), appended to `parent` if given.
+ * @param {string} tag
+ * @param {Record<string, unknown>} [attrs]
+ * @param {Element | null} [parent]
+ */
 function svg(tag, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -42,6 +73,7 @@ function svg(tag, attrs = {}, parent = null) {
 }
 
 // Centre x of a point (viewer numbering 1..24) and whether it is on the top row.
+/** @param {number} p */
 export function pointX(p) {
   if (p <= 6) return RIGHT_END - (p - 0.5) * P;
   if (p <= 12) return BAR_X - (p - 6.5) * P;
@@ -49,11 +81,17 @@ export function pointX(p) {
   return RIGHT_Q + (p - 18.5) * P;
 }
 
+/** @param {number} p */
 export function isTop(p) {
   return p >= 13;
 }
 
 // Centres of a stack of n checkers on one point, from the rim towards the middle.
+/**
+ * @param {number} n
+ * @param {boolean} top
+ * @param {number} [maxHeight]
+ */
 function stackCentres(n, top, maxHeight = AREA) {
   const step = n > 1 ? Math.min(STEP, (maxHeight - 2 * R) / (n - 1)) : STEP;
   const out = [];
@@ -63,6 +101,11 @@ function stackCentres(n, top, maxHeight = AREA) {
   return out;
 }
 
+/**
+ * Centres of `n` checkers on the bar: the bottom seat's in the lower half.
+ * @param {number} n
+ * @param {boolean} bottomSeat whether they are the bottom seat's
+ */
 function barCentres(n, bottomSeat) {
   const space = MID - TOP - 40; // from 40 px off the middle to the rim
   const step = n > 1 ? Math.min(STEP, (space - 2 * R) / (n - 1)) : STEP;
@@ -73,6 +116,7 @@ function barCentres(n, bottomSeat) {
   return out;
 }
 
+/** @type {Record<number, number[][]>} */
 const PIPS = {
   1: [[0, 0]],
   2: [[-1, -1], [1, 1]],
@@ -82,6 +126,14 @@ const PIPS = {
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
 };
 
+/**
+ * @param {Element} parent
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} size
+ * @param {number} value
+ * @param {string} cls
+ */
 function drawDie(parent, cx, cy, size, value, cls) {
   const g = svg("g", { class: `die ${cls}`, "data-die": value }, parent);
   svg("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: size / 6 }, g);
@@ -92,6 +144,13 @@ function drawDie(parent, cx, cy, size, value, cls) {
   return g;
 }
 
+/**
+ * @param {Element} parent
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} value
+ * @param {string} cls
+ */
 function drawCube(parent, cx, cy, value, cls) {
   const size = 46;
   const g = svg("g", { class: `cube ${cls}`, "data-cube": value }, parent);
@@ -106,6 +165,10 @@ export class BoardView {
   // handlers: onPoint(point) for a click or tap on a point (viewer numbering, 0 = off tray,
   // 25 = own bar); onSelect(point) when a drag starts from a point; onDrag(from, to) for a
   // checker dragged from one point to another.
+  /**
+   * @param {HTMLElement} container
+   * @param {Handlers} handlers
+   */
   constructor(container, handlers) {
     this.handlers = handlers;
     this.root = svg("svg", {
@@ -116,8 +179,11 @@ export class BoardView {
     });
     this.title = svg("title", {}, this.root);
     this.layer = svg("g", {}, this.root);
+    /** @type {Element | null} the checker following a drag */
     this.ghost = null;
+    /** @type {{point: number, x: number, y: number, moved: boolean, id: number} | null} */
     this.drag = null;
+    /** @type {Model | null} */
     this.model = null;
     container.append(this.root);
     this.root.addEventListener("pointerdown", (e) => this.pointerDown(e));
@@ -126,13 +192,14 @@ export class BoardView {
     this.root.addEventListener("pointercancel", () => this.cancelDrag());
     this.root.addEventListener("keydown", (e) => {
       if (e.key !== "Enter" && e.key !== " ") return;
-      const target = e.target.closest && e.target.closest("[data-point]");
+      const target = e.target instanceof Element ? /** @type {HTMLElement | null} */ (e.target.closest("[data-point]")) : null;
       if (!target) return;
       e.preventDefault();
       this.handlers.onPoint(Number(target.dataset.point));
     });
   }
 
+  /** @param {string} text */
   setTitle(text) {
     this.title.textContent = text;
     this.root.setAttribute("aria-label", text);
@@ -145,6 +212,7 @@ export class BoardView {
   //   cube: {enabled, disabled, disabledText, value, owner, offer: {value, by} | null},
   //   sources: Set, dests: Set,
   //   selected: point | null, interactive: bool}
+  /** @param {Model} model */
   render(model) {
     this.model = model;
     const layer = svg("g", {});
@@ -161,6 +229,7 @@ export class BoardView {
     this.root.classList.toggle("interactive", Boolean(model.interactive));
   }
 
+  /** @param {Element} g */
   drawFrame(g) {
     svg("rect", { x: 0, y: 0, width: W, height: H, class: "frame", rx: 10 }, g);
     svg("rect", { x: LEFT_Q, y: TOP, width: 6 * P, height: BOTTOM - TOP, class: "felt" }, g);
@@ -170,6 +239,10 @@ export class BoardView {
     svg("rect", { x: TRAY_X, y: MID + 10, width: TRAY_W, height: BOTTOM - MID - 10, class: "tray", rx: 4 }, g);
   }
 
+  /**
+   * @param {Element} g
+   * @param {Model} model
+   */
   drawPoints(g, model) {
     for (let p = 1; p <= 24; p++) {
       const x = pointX(p);
@@ -189,6 +262,11 @@ export class BoardView {
   }
 
   // The viewer's point where `seat` has its point q.
+  /**
+   * @param {Model} model
+   * @param {number} seat
+   * @param {number} q
+   */
   viewPoint(model, seat, q) {
     if (seat === model.bottom) return q;
     return (model.other || OPPOSITE)[q];
@@ -196,7 +274,9 @@ export class BoardView {
 
   // Each point's stack from the rim up: [{seat, pinned}]. A pinned checker (plakoto) lies at
   // the rim, under the checkers of the seat that pins it.
+  /** @param {Model} model */
   stacks(model) {
+    /** @type {{seat: number, pinned: boolean}[][]} */
     const out = Array.from({ length: 25 }, () => []);
     for (const seat of [0, 1]) {
       const counts = model.board[seat];
@@ -216,6 +296,10 @@ export class BoardView {
     return out;
   }
 
+  /**
+   * @param {Element} g
+   * @param {Model} model
+   */
   drawCheckers(g, model) {
     const bottom = model.bottom;
     const stacks = this.stacks(model);
@@ -231,7 +315,7 @@ export class BoardView {
       ys.forEach((y, i) => {
         const e = stack[i];
         const c = this.checker(g, x, y, e.seat, i === n - 1 && n > 5 ? topCount : null, movable && i === n - 1);
-        c.setAttribute("data-at", p);
+        c.setAttribute("data-at", String(p));
         if (e.pinned) {
           c.classList.add("pinned");
           c.setAttribute("data-pinned", "true");
@@ -254,6 +338,14 @@ export class BoardView {
   }
 
   // movable: the top checker of a point the player may move from (marked with a ring)
+  /**
+   * @param {Element} g
+   * @param {number} x
+   * @param {number} y
+   * @param {number} seat
+   * @param {number | null} label
+   * @param {boolean} [movable]
+   */
   checker(g, x, y, seat, label, movable = false) {
     const c = svg("g", { class: `checker s${seat}${movable ? " movable" : ""}`, "data-seat": seat }, g);
     svg("circle", { cx: x, cy: y, r: R - 1 }, c);
@@ -265,6 +357,10 @@ export class BoardView {
     return c;
   }
 
+  /**
+   * @param {Element} g
+   * @param {Model} model
+   */
   drawTrays(g, model) {
     for (const seat of [0, 1]) {
       const n = model.board[seat][0];
@@ -289,6 +385,11 @@ export class BoardView {
 
   // Acey-deucey: the checkers a seat has still to enter, in its tray (a seat bears off only
   // once all of them are in, so the tray holds one kind or the other).
+  /**
+   * @param {Element} g
+   * @param {Model} model
+   * @param {number} seat
+   */
   drawWaiting(g, model, seat) {
     const n = model.waiting ? model.waiting[seat] : 0;
     if (!n) return;
@@ -322,6 +423,10 @@ export class BoardView {
     svg("title", {}, group).textContent = `${n} ${caption.textContent}`;
   }
 
+  /**
+   * @param {Element} g
+   * @param {Model} model
+   */
   drawCube(g, model) {
     const cube = model.cube;
     if (!cube || !cube.enabled) return;
@@ -343,6 +448,10 @@ export class BoardView {
     }
   }
 
+  /**
+   * @param {Element} g
+   * @param {Model} model
+   */
   drawDice(g, model) {
     const dice = model.dice;
     if (!dice || !dice.values || !dice.values.length) return;
@@ -351,7 +460,7 @@ export class BoardView {
     const n = dice.values.length;
     const size = n > 4 ? 36 : n > 2 ? 42 : 48;
     const gap = size + 10;
-    dice.values.forEach((v, i) => {
+    dice.values.forEach((/** @type {number} */ v, /** @type {number} */ i) => {
       const x = cx + (i - (n - 1) / 2) * gap;
       drawDie(g, x, MID, size, v, `s${dice.seat}${dice.used && dice.used[i] ? " used" : ""}`);
     });
@@ -359,15 +468,27 @@ export class BoardView {
 
   // Transparent hit areas over every point, the own bar and the own tray; classes mark the
   // selectable sources, the selection and the destinations.
+  /**
+   * @param {Element} g
+   * @param {Model} model
+   */
   drawTargets(g, model) {
     const sources = model.sources || new Set();
     const dests = model.dests || new Set();
     const interactive = Boolean(model.interactive);
+    /**
+     * @param {number} point
+     * @param {number} x
+     * @param {number} y
+     * @param {number} w
+     * @param {number} h
+     */
     const add = (point, x, y, w, h) => {
       const classes = ["hit"];
       if (interactive && sources.has(point)) classes.push("src");
       if (interactive && dests.has(point)) classes.push("dest");
       if (model.selected === point) classes.push("selected");
+      /** @type {Record<string, string | number>} */
       const attrs = { x, y, width: w, height: h, class: classes.join(" "), "data-point": point };
       if (classes.length > 1 && interactive) {
         attrs.tabindex = 0;
@@ -402,22 +523,25 @@ export class BoardView {
 
   // --- pointer input: a tap selects; a drag from a source to a destination plays a step ---
 
+  /** @param {PointerEvent} e */
   toSvg(e) {
-    const m = this.root.getScreenCTM();
+    const m = /** @type {SVGSVGElement} */ (this.root).getScreenCTM();
     if (!m) return { x: 0, y: 0 };
     const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
     return { x: pt.x, y: pt.y };
   }
 
+  /** @param {PointerEvent} e */
   pointAt(e) {
     const el = document.elementFromPoint(e.clientX, e.clientY);
-    const hit = el && el.closest && el.closest("[data-point]");
+    const hit = el && el.closest && /** @type {HTMLElement | null} */ (el.closest("[data-point]"));
     return hit && this.root.contains(hit) ? Number(hit.dataset.point) : null;
   }
 
+  /** @param {PointerEvent} e */
   pointerDown(e) {
     if (!this.model || !this.model.interactive || e.button > 0) return;
-    const target = e.target.closest && e.target.closest("[data-point]");
+    const target = e.target instanceof Element ? /** @type {HTMLElement | null} */ (e.target.closest("[data-point]")) : null;
     if (!target) return;
     const point = Number(target.dataset.point);
     this.drag = { point, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
@@ -430,11 +554,12 @@ export class BoardView {
     }
   }
 
+  /** @param {PointerEvent} e */
   pointerMove(e) {
     const d = this.drag;
     if (!d || d.id !== e.pointerId) return;
     if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 8) return;
-    if (!this.model.sources.has(d.point)) return;
+    if (!this.model || !this.model.sources.has(d.point)) return;
     d.moved = true;
     const { x, y } = this.toSvg(e);
     if (!this.ghost) {
@@ -447,6 +572,7 @@ export class BoardView {
     this.ghost.setAttribute("transform", `translate(${x} ${y})`);
   }
 
+  /** @param {PointerEvent} e */
   pointerUp(e) {
     const d = this.drag;
     if (!d || d.id !== e.pointerId) return;

@@ -1,5 +1,16 @@
+// @ts-check
 // Tiny DOM helpers. Text always goes in as text nodes (never as HTML), so user text is safe.
 
+/** @typedef {Node | string | number | null | undefined | false | any[]} Child a child, or an array of them */
+
+/**
+ * An element with attributes (`class`, `dataset`, `on…` listeners, true for a bare attribute;
+ * null, undefined and false left out) and children (text as text nodes; arrays flattened).
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...Child} children
+ * @returns {any} the element (typed loosely: inputs, forms and buttons alike)
+ */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -14,6 +25,10 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * @param {Element} node
+ * @param {Child[]} children
+ */
 function append(node, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -23,18 +38,39 @@ function append(node, children) {
   }
 }
 
+/**
+ * @param {Element} node
+ * @param {...Child} children
+ */
 export function replaceChildren(node, ...children) {
   node.replaceChildren();
   append(node, children);
 }
 
+/** @param {number[] | null | undefined} dice */
 export function fmtDice(dice) {
   if (!dice || dice.length < 2) return "";
   return `${dice[0]}${dice[1]}`;
 }
 
+/** @param {number} seconds */
 export function fmtClock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   const m = Math.floor(s / 60);
   return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// localStorage, read (no value) or written; nothing is remembered where storage is disabled.
+/**
+ * @param {string} key
+ * @param {string} [value]
+ */
+export function storage(key, value) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    localStorage.setItem(key, value);
+  } catch {
+    // storage disabled: nothing is remembered
+  }
+  return null;
 }

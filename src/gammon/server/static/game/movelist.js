@@ -1,3 +1,4 @@
+// @ts-check
 // The move list, built from the table's events (the engine events inside `action` events).
 // It keeps structured entries, not text, so a language switch re-renders it.
 //
@@ -8,8 +9,12 @@
 import { fmtDice, h } from "./dom.js";
 import { points, t } from "./i18n.js";
 
+/** @typedef {Record<string, any>} Cell a roll and its move, or a cube action */
+/** @typedef {{number: number, crawford: boolean, rows: (Cell | null)[][], notes: Record<string, any>[], result: Record<string, any> | null}} Game */
+
 export class MoveList {
   constructor() {
+    /** @type {Game[]} */
     this.games = [];
   }
 
@@ -17,6 +22,7 @@ export class MoveList {
     this.games = [];
   }
 
+  /** @param {number | null} [number] */
   game(number = null) {
     let g = this.games[this.games.length - 1];
     if (!g || (number !== null && g.number !== number)) {
@@ -26,6 +32,10 @@ export class MoveList {
     return g;
   }
 
+  /**
+   * @param {number} seat
+   * @param {Cell} entry
+   */
   cell(seat, entry) {
     const g = this.game();
     let row = g.rows[g.rows.length - 1];
@@ -39,6 +49,7 @@ export class MoveList {
   }
 
   // the seat's latest roll entry still waiting for its move
+  /** @param {number} seat */
   pending(seat) {
     const g = this.game();
     for (let i = g.rows.length - 1; i >= 0; i--) {
@@ -48,6 +59,7 @@ export class MoveList {
     return null;
   }
 
+  /** @param {Record<string, any>} ev a table event (docs/protocol.md) */
   addTableEvent(ev) {
     if (ev.kind === "start") this.game(1);
     if (ev.kind === "action") {
@@ -55,6 +67,7 @@ export class MoveList {
     }
   }
 
+  /** @param {Record<string, any>} e an engine event inside an `action` */
   addEngineEvent(e) {
     const seat = e.player;
     const d = e.data || {};
@@ -134,20 +147,21 @@ export class MoveList {
     }
   }
 
+  /** @param {string[]} names */
   render(names) {
     if (!this.games.length) return [h("p", { class: "muted" }, t("moves.empty"))];
     const out = [];
     for (const g of this.games) {
       const head = h("div", { class: "game-head" }, t("moves.game", { n: g.number }));
       if (g.crawford) head.append(" ", h("span", { class: "badge" }, t("moves.crawford")));
-      const notes = g.notes.map((n) =>
+      const notes = g.notes.map((/** @type {Record<string, any>} */ n) =>
         h("div", { class: "note" }, t(n.key, { ...n.params, name: names[n.seat] ?? "" })),
       );
       const table = h("table", { class: "movetable" });
       const headRow = h("tr", {}, h("th", {}, ""), h("th", {}, names[0] ?? ""), h("th", {}, names[1] ?? ""));
       table.append(h("thead", {}, headRow));
       const body = h("tbody");
-      g.rows.forEach((row, i) => {
+      g.rows.forEach((/** @type {(Cell | null)[]} */ row, /** @type {number} */ i) => {
         body.append(h("tr", {}, h("td", { class: "n" }, `${i + 1}`), cellNode(row[0]), cellNode(row[1])));
       });
       table.append(body);
@@ -159,6 +173,7 @@ export class MoveList {
   }
 }
 
+/** @param {Cell | null} c */
 function cellNode(c) {
   if (!c) return h("td");
   if (c.kind === "roll") {
@@ -170,6 +185,11 @@ function cellNode(c) {
   return h("td", { class: "cube-action" }, t(c.key, params));
 }
 
+/**
+ * A finished game's result as a line ("ann wins 2 points (gammon)").
+ * @param {Record<string, any>} r
+ * @param {string[]} names
+ */
 export function resultText(r, names) {
   if (r.draw || r.winner === null || r.winner === undefined) return t("moves.draw");
   const name = names[r.winner] ?? "?";

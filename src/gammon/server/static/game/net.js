@@ -1,3 +1,4 @@
+// @ts-check
 // The table's WebSocket: hello/welcome, versions, reconnection with exponential backoff and
 // jitter, request ids, liveness pings. It hands every server message to `onMessage` and
 // reports its status to `onStatus`; it never applies anything twice (the app checks versions).
@@ -7,6 +8,11 @@ export const PROTOCOL = 1;
 // Close codes after which reconnecting cannot help.
 const FATAL = new Set([4400, 4403, 4404]);
 
+/**
+ * How long to wait before reconnecting attempt number `attempt` (from 0), in ms.
+ * @param {number} attempt
+ * @param {{base?: number, cap?: number, random?: () => number}} [options]
+ */
 export function backoffDelay(attempt, { base = 400, cap = 15000, random = Math.random } = {}) {
   // "equal jitter": half of the exponential delay, plus a random part of the other half
   const exp = Math.min(cap, base * 2 ** attempt);
@@ -16,6 +22,11 @@ export function backoffDelay(attempt, { base = 400, cap = 15000, random = Math.r
 export class Connection {
   // url: absolute ws:// or wss:// URL; getLastVersion(): the newest version applied (or null
   // for a first connection that wants no history); hooks: {onMessage, onStatus, onOpen}
+  /**
+   * @param {string} url
+   * @param {() => number | null} getLastVersion
+   * @param {{onMessage: (msg: Record<string, any>) => void, onStatus: (status: string, code?: number, delay?: number) => void, onOpen?: () => void}} hooks
+   */
   constructor(url, getLastVersion, hooks) {
     this.url = url;
     this.getLastVersion = getLastVersion;
@@ -23,8 +34,11 @@ export class Connection {
     this.ws = null;
     this.attempt = 0;
     this.nextId = 1;
-    this.timer = null;
-    this.pingTimer = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.pingTimer = undefined;
+    /** @type {number | null} */
     this.pongDeadline = null;
     this.stopped = false;
     this.welcomed = false;
@@ -104,9 +118,9 @@ export class Connection {
     const delay = backoffDelay(this.attempt + extra);
     this.attempt = Math.min(this.attempt + 1, 10);
     this.retryAt = Date.now() + delay;
-    this.hooks.onStatus("offline", null, delay);
+    this.hooks.onStatus("offline", undefined, delay);
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.open(), delay);
+    this.timer = window.setTimeout(() => this.open(), delay);
   }
 
   // Drop the socket and open a new one now (e.g. after a version gap).
@@ -131,7 +145,7 @@ export class Connection {
   startPings() {
     clearInterval(this.pingTimer);
     this.pongDeadline = null;
-    this.pingTimer = setInterval(() => {
+    this.pingTimer = window.setInterval(() => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
       if (this.pongDeadline && Date.now() > this.pongDeadline) {
         console.warn("gammon: no pong from the server; reconnecting");
@@ -147,7 +161,11 @@ export class Connection {
     return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed);
   }
 
-  // Send a message; returns its id (or null when the socket is not open).
+  /**
+   * Send a message; returns its id (or null when the socket is not open).
+   * @param {Record<string, any>} msg
+   * @returns {number | null}
+   */
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
     const id = this.nextId++;

@@ -1,3 +1,4 @@
+// @ts-check
 // Sounds of the game page, made in the browser with WebAudio oscillators (no sound files):
 // the dice, a checker move, and "your turn". Muting is remembered in localStorage
 // ("gammon.mute" = "1"). Browsers only let a page make sound after a click or a key, so the
@@ -6,6 +7,7 @@
 const KEY = "gammon.mute";
 
 // kind -> notes: [frequency (Hz), start (s), length (s), wave, gain]
+/** @type {Record<string, [number, number, number, OscillatorType, number][]>} frequency, start, length, wave, gain */
 const NOTES = {
   dice: [
     [620, 0, 0.035, "square", 0.05],
@@ -31,6 +33,7 @@ class Sound {
   constructor() {
     this.muted = stored();
     this.ctx = null;
+    /** @type {string[]} */
     this.played = []; // kinds played (unmuted), newest last: for the tests and nothing else
     const unlock = () => {
       this.context();
@@ -43,7 +46,7 @@ class Sound {
 
   context() {
     if (this.ctx) return this.ctx;
-    const Ctx = window.AudioContext || window.webkitAudioContext;
+    const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Ctx) return null;
     try {
       this.ctx = new Ctx();
@@ -53,6 +56,7 @@ class Sound {
     return this.ctx;
   }
 
+  /** @param {boolean} muted */
   setMuted(muted) {
     this.muted = Boolean(muted);
     try {
@@ -62,6 +66,7 @@ class Sound {
     }
   }
 
+  /** @param {"dice" | "move" | "turn"} kind */
   play(kind) {
     if (this.muted || !NOTES[kind]) return;
     this.played.push(kind);

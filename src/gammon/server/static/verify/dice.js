@@ -1,3 +1,4 @@
+// @ts-check
 // Recomputing a match's dice in the browser (docs/dice.md), with WebCrypto only:
 // sha256(server_seed) must equal the published commitment, and the dice are the bytes below
 // 252 of HMAC-SHA256(key = server_seed, msg = "{match_id}:{seed_0}:{seed_1}:{counter}"),
@@ -5,6 +6,7 @@
 
 const encoder = new TextEncoder();
 
+/** @param {string} hex */
 export function hexToBytes(hex) {
   const clean = String(hex).trim().toLowerCase();
   if (!/^([0-9a-f]{2})*$/.test(clean)) return null;
@@ -13,10 +15,12 @@ export function hexToBytes(hex) {
   return out;
 }
 
+/** @param {ArrayBuffer | Uint8Array} bytes */
 export function bytesToHex(bytes) {
   return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** @param {Uint8Array<ArrayBuffer>} bytes */
 export async function sha256Hex(bytes) {
   return bytesToHex(await crypto.subtle.digest("SHA-256", bytes));
 }
@@ -28,9 +32,17 @@ export const SCHEME = "hmac-sha256-v1";
 
 // Read a gammon action log (JSON lines): the header's dice record, the roll actions in order
 // and the reveal line. Throws LogError naming the bad line.
+/**
+ * A gammon-action-log (JSON lines) read: its players, dice header, rolls and revealed seed.
+ * @param {string} text
+ */
 export function parseLog(text) {
   const lines = String(text).split(/\r?\n/).filter((l) => l.trim());
   if (!lines.length) throw new LogError("empty log");
+  /**
+   * @param {string} line
+   * @param {number} n
+   */
   const parse = (line, n) => {
     try {
       return JSON.parse(line);
@@ -44,7 +56,9 @@ export function parseLog(text) {
   }
   const players = Array.isArray(header.players) ? header.players.map(String) : ["0", "1"];
   const dice = header.dice && typeof header.dice === "object" ? header.dice : null;
+  /** @type {{index: number, player: number, dice: string, line: number}[]} */
   const rolls = [];
+  /** @type {string | null} */
   let serverSeed = null;
   lines.slice(1).forEach((line, i) => {
     const data = parse(line, i + 2);
@@ -75,10 +89,16 @@ export function parseLog(text) {
 }
 
 // An async source of dice: next() gives the next die (1..6).
+/**
+ * @param {Uint8Array<ArrayBuffer>} seedBytes
+ * @param {string} matchId
+ * @param {string[]} clientSeeds
+ */
 export async function diceSource(seedBytes, matchId, clientSeeds) {
   const key = await crypto.subtle.importKey("raw", seedBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const prefix = `${matchId}:${clientSeeds[0]}:${clientSeeds[1]}:`;
   let counter = 0;
+  /** @type {ArrayLike<number>} */
   let block = [];
   let pos = 0;
   return {
@@ -102,6 +122,7 @@ export async function diceSource(seedBytes, matchId, clientSeeds) {
 
 // Check a parsed log. Returns {status, commitmentOk, actual, rows, firstBad}; status is
 // "ok", "bad_roll", "bad_commitment", "bad_seed", "no_seed" or "no_dice".
+/** @param {ReturnType<typeof parseLog>} log */
 export async function verifyLog(log) {
   if (!log.dice) return { status: "no_dice", rows: [] };
   if (log.serverSeed === null) return { status: "no_seed", rows: [] };

@@ -1,21 +1,27 @@
+// @ts-check
 // The dice verification page: loads the match's action log (or a pasted / uploaded one) and
 // recomputes every roll in the browser (./dice.js), like `gammon verify-dice`.
 
 import { h, replaceChildren } from "../game/dom.js";
-import { bindSiteHeader, onLangChange, pickLang, setLang, t } from "../game/i18n.js";
+import { bindSiteHeader, loadLang, onLangChange, pickLang, t } from "../game/i18n.js";
 import { LogError, parseLog, verifyLog } from "./dice.js";
 
+/** @param {string} d */
 function fmt(d) {
   return d ? `${d[0]}-${d[1]}` : "";
 }
 
+/** @param {string} s */
 function shellQuote(s) {
   return `'${String(s).replace(/'/g, "'\\''")}'`;
 }
 
 class VerifyPage {
+  /** @param {HTMLElement} root `<main id="verify">` with the shell's data attributes */
   constructor(root) {
     this.root = root;
+    /** @type {Record<string, any>} the page's elements, made by build() */
+    this.el = {};
     this.matchId = root.dataset.match || "";
     this.logUrl = root.dataset.log || (this.matchId ? `/matches/${encodeURIComponent(this.matchId)}/log` : "");
     this.text = null; // the log being shown
@@ -30,7 +36,7 @@ class VerifyPage {
   }
 
   build() {
-    const e = (this.el = {});
+    const e = this.el;
     e.title = h("h1");
     e.head = h("div", { class: "vhead" }, e.title, h("span", { class: "spacer" }));
     e.message = h("p", { class: "vmessage", "data-testid": "message", role: "status" });
@@ -45,7 +51,7 @@ class VerifyPage {
     e.check = h("button", { type: "submit", class: "btn primary", "data-testid": "check" });
     const form = h("form", { class: "paste-form" }, e.textarea, h("div", { class: "row" }, e.fileLabel, e.check));
     e.fileLabel.append(h("span", {}), " ", e.file);
-    form.addEventListener("submit", (ev) => {
+    form.addEventListener("submit", (/** @type {Event} */ ev) => {
       ev.preventDefault();
       if (e.textarea.value.trim()) this.check(e.textarea.value, "local");
     });
@@ -99,6 +105,10 @@ class VerifyPage {
     await this.check(await response.text(), "server");
   }
 
+  /**
+   * @param {string} text the log
+   * @param {string} source where it came from
+   */
   async check(text, source) {
     this.text = text;
     this.source = source;
@@ -165,7 +175,7 @@ class VerifyPage {
     if (ok) text = t("verify.verdict_ok", { n: r.rows.length });
     else if (r.status === "bad_commitment") text = t("verify.verdict_bad_commit");
     else {
-      const row = r.rows[r.firstBad];
+      const row = r.rows[/** @type {number} */ (r.firstBad)];
       text = t("verify.verdict_bad_roll", { n: row.index, logged: fmt(row.dice), computed: fmt(row.computed) });
     }
     replaceChildren(e.verdict, h("strong", {}, ok ? "✔ " : "✘ "), text);
@@ -180,7 +190,7 @@ class VerifyPage {
     }
     const d = log.dice;
     const r = this.result;
-    const item = (k, v, testid) => [h("dt", {}, k), h("dd", { "data-testid": testid }, v)];
+    const item = (/** @type {string} */ k, /** @type {any} */ v, /** @type {string} */ testid) => [h("dt", {}, k), h("dd", { "data-testid": testid }, v)];
     const parts = [
       item(t("verify.match_id"), h("code", {}, d.matchId), "match-id"),
       item(t("verify.commitment"), h("code", {}, d.commitment), "commitment"),
@@ -248,17 +258,17 @@ class VerifyPage {
   }
 }
 
-function start() {
+async function start() {
   const root = document.getElementById("verify");
   if (!root) {
     console.error("gammon: no <main id=verify> on this page");
     return;
   }
-  // data-lang is the server's choice: ?lang=, else the gammon_lang cookie, else Accept-Language
-  setLang(pickLang(new URLSearchParams(location.search).get("lang"), root.dataset.lang, navigator.language));
   window.addEventListener("unhandledrejection", (e) => console.error("gammon: unhandled rejection", e.reason));
+  // data-lang is the server's choice: ?lang=, else the gammon_lang cookie, else Accept-Language
+  await loadLang(pickLang(new URLSearchParams(location.search).get("lang"), root.dataset.lang, navigator.language));
   bindSiteHeader();
-  window.gammonVerify = new VerifyPage(root);
+  Object.assign(window, { gammonVerify: new VerifyPage(root) }); // for the browser tests
 }
 
 start();

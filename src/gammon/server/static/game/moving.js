@@ -1,0 +1,386 @@
+// @ts-check
+// Click-to-move on the game page: the steps the player makes this turn (`played`), the checker
+// selected, one click / double-click / drag, undo, confirm, forced moves. What may follow the
+// steps made so far comes from the state's legal moves (movebuilder.js), without asking the
+// server; only when the state leaves the moves out (`moves_omitted`, an acey-deucey 1-2) are
+// the server's `steps` answers asked for, as docs/protocol.md describes.
+
+import { MoveBuilder, playOn, turnFromState } from "./movebuilder.js";
+import { sound } from "./sound.js";
+import { storage } from "./dom.js";
+
+/** @typedef {import("./page.js").GamePage} GamePage */
+/** @typedef {import("./movebuilder.js").Step} Step */
+/** @typedef {import("./movebuilder.js").StepAnswer} StepAnswer */
+/**
+ * The board shown: the state's, with the steps played so far applied.
+ * @typedef {{board: number[][], pips: number[], pinned: number[][], waiting: number[]}} Shown
+ */
+
+export class MoveInput {
+  /** @param {GamePage} page */
+  constructor(page) {
+    this.page = page;
+    /** @type {Step[]} the steps made this turn */
+    this.played = [];
+    /** @type {number | null} the point whose checker is selected */
+    this.selected = null;
+    /** @type {Map<string, StepAnswer>} `${version}|${played}` -> the server's answer (moves left out) */
+    this.stepsCache = new Map();
+    /** @type {Map<string | number, string>} request id -> cache key */
+    this.stepsWaiting = new Map();
+    /** @type {{state: any, moves: any, builder: MoveBuilder | null} | null} the builder of the current state and moves */
+    this.built = null;
+    this.autoSent = null; // version at which a forced move was auto-played
+    this.autoForced = storage("gammon.autoForced") === "1";
+    this.quickMove = storage("gammon.quickMove") !== "0"; // one click moves by a die (default)
+    this.autoConfirm = storage("gammon.autoConfirm") === "1";
+    /** @type {{from: number, to: number, at: number, count: number} | null} the last one-click step (for a double-click) */
+    this.lastQuick = null;
+    /** @type {{point: number, count: number} | null} a double-click waiting for the next step options */
+    this.continueFrom = null;
+  }
+
+  // A new decision: whatever was being built belonged to the old one.
+  reset() {
+    this.played = [];
+    this.selected = null;
+  }
+
+  // A new version of the state: the server's answers were for the old one.
+  newVersion() {
+    this.stepsCache.clear();
+    this.stepsWaiting.clear();
+  }
+
+  // After each state (a new version, or the same one after a reconnection): the steps made so
+  // far are checked against the state's moves, or (moves left out) the server is asked again.
+  resume() {
+    if (!this.played.length) return;
+    const builder = this.builder();
+    if (!builder) this.requestSteps();
+    else if (!builder.options(this.played)) this.reset(); // should not happen: the same decision
+  }
+
+  canMove() {
+    const page = this.page;
+    const m = page.match;
+    return Boolean(
+      m && m.game && m.game.phase === "moving" && ((Array.isArray(m.moves) && m.moves.length) || m.moves_omitted) &&
+        page.allowed("move") &&
+        !page.busy && page.connStatus === "online",
+    );
+  }
+
+  // The move builder of the current state (null when its moves are left out).
+  builder() {
+    const state = this.page.state;
+    const moves = state && state.match && state.match.moves;
+    if (!this.built || this.built.state !== state || this.built.moves !== moves) {
+      const turn = turnFromState(state, this.page.mySeat);
+      this.built = { state, moves, builder: turn ? new MoveBuilder(turn) : null };
+    }
+    return this.built.builder;
+  }
+
+  /** @param {Step[]} played */
+  stepsKey(played) {
+    return `${this.page.state.version}|${JSON.stringify(played.map((s) => s.slice(0, 3)))}`;
+  }
+
+  /**
+   * The step options after the steps played so far (undefined while the server is asked,
+   * when the state leaves the moves out).
+   * @returns {StepAnswer | null | undefined}
+   */
+  options() {
+    if (!this.canMove()) return null;
+    const builder = this.builder();
+    if (builder) return builder.options(this.played);
+    if (!this.played.length) return this.page.match.step_options;
+    return this.stepsCache.get(this.stepsKey(this.played));
+  }
+
+  /** @param {StepAnswer | null | undefined} opts */
+  sources(opts) {
+    if (!opts || opts.complete) return new Set();
+    return new Set(opts.steps.map((s) => s[0]));
+  }
+
+  /**
+   * @param {StepAnswer | null | undefined} opts
+   * @param {number | null} from
+   */
+  destinations(opts, from) {
+    if (!opts || opts.complete || from === null) return new Set();
+    return new Set(opts.steps.filter((s) => s[0] === from).map((s) => s[1]));
+  }
+
+  /**
+   * A click or tap on a point. With "one click moves" (the default) a click on a checker that
+   * can move plays it at once by the larger die it can use (a second click, by the other);
+   * a double-click takes the same checker on by the next die too (so a checker that can bear
+   * off with both dice does). Otherwise the click selects it and a click on a highlighted point
+   * plays it there (dragging works either way).
+   * @param {number} p
+   */
+  onPoint(p) {
+    const opts = this.options();
+    const last = this.lastQuick;
+    if (this.quickMove && last && last.from === p && performance.now() - last.at < 400 && last.count === this.played.length) {
+      // the second click of a double-click: the checker that just moved goes on
+      this.lastQuick = null;
+      this.continueFrom = { point: last.to, count: this.played.length };
+      this.continueQuick();
+      return;
+    }
+    if (!opts || opts.complete) return;
+    if (this.selected !== null && this.destinations(opts, this.selected).has(p)) {
+      this.playStep(this.selected, p);
+      return;
+    }
+    if (this.quickMove && this.sources(opts).has(p)) {
+      const quick = this.quickStep(opts, p);
+      if (quick) {
+        this.playStep(quick[0], quick[1], quick[2]);
+        this.lastQuick = { from: p, to: quick[1], at: performance.now(), count: this.played.length };
+        return;
+      }
+    }
+    this.selectPoint(p);
+  }
+
+  // After a double-click: move the same checker on (off the board if it can), once the step
+  // options after the first step are known.
+  continueQuick() {
+    const c = this.continueFrom;
+    if (!c || c.count !== this.played.length) {
+      this.continueFrom = null;
+      return;
+    }
+    const opts = this.options();
+    if (opts === undefined) return; // asked; onSteps calls again
+    this.continueFrom = null;
+    if (!opts || opts.complete || c.point === 0) return;
+    const off = opts.steps.find((st) => st[0] === c.point && st[1] === 0);
+    const step = off || this.quickStep(opts, c.point);
+    if (step) this.playStep(step[0], step[1], step[2]);
+  }
+
+  /** @param {number} p */
+  selectPoint(p) {
+    const opts = this.options();
+    if (!opts || opts.complete) return;
+    this.selected = this.sources(opts).has(p) && this.selected !== p ? p : null;
+    this.page.renderBoard();
+  }
+
+  /**
+   * The step a single click plays from `from`: by the larger die it can use.
+   * @param {StepAnswer} opts
+   * @param {number} from
+   */
+  quickStep(opts, from) {
+    const steps = opts.steps.filter((st) => st[0] === from);
+    if (!steps.length) return null;
+    steps.sort((a, b) => b[2] - a[2]);
+    return steps[0];
+  }
+
+  /**
+   * @param {number} from
+   * @param {number} to
+   */
+  onDrag(from, to) {
+    const opts = this.options();
+    if (!opts || opts.complete) return;
+    if (this.destinations(opts, from).has(to)) this.playStep(from, to);
+    else {
+      this.selected = null;
+      this.page.renderBoard();
+    }
+  }
+
+  /**
+   * @param {number} from
+   * @param {number} to
+   * @param {number | null} die
+   */
+  playStep(from, to, die = null) {
+    const opts = this.options();
+    if (!opts || opts.complete) return;
+    let choices = opts.steps.filter((s) => s[0] === from && s[1] === to);
+    if (die !== null && choices.some((s) => s[2] === die)) choices = choices.filter((s) => s[2] === die);
+    if (!choices.length) return;
+    choices.sort((a, b) => a[2] - b[2]); // the smallest die that makes it (e.g. bearing off)
+    const step = choices[0];
+    sound.play("move");
+    this.played = [...this.played, [step[0], step[1], step[2], Boolean(step[3])]];
+    this.selected = null;
+    this.requestSteps();
+    this.page.render();
+    this.maybeAutoConfirm();
+  }
+
+  // Only when the state leaves the moves out: ask the server what may follow `played`.
+  requestSteps() {
+    if (this.builder() || !this.played.length) return;
+    const key = this.stepsKey(this.played);
+    if (this.stepsCache.has(key)) return;
+    for (const k of this.stepsWaiting.values()) if (k === key) return;
+    const id = this.page.send({ type: "steps", played: this.played.map((s) => s.slice(0, 3)) });
+    if (id !== null) this.stepsWaiting.set(id, key);
+  }
+
+  /** @param {any} msg the server's `steps` answer */
+  onSteps(msg) {
+    const key = `${msg.version}|${JSON.stringify((msg.played || []).map((/** @type {number[]} */ s) => s.slice(0, 3)))}`;
+    this.stepsWaiting.delete(msg.id);
+    this.stepsCache.set(key, {
+      steps: msg.steps || [],
+      complete: Boolean(msg.complete),
+      move: msg.move,
+      dice_left: msg.dice_left || [],
+    });
+    if (this.page.state && this.played.length && key === this.stepsKey(this.played)) {
+      this.page.render();
+      if (this.continueFrom) this.continueQuick();
+      this.maybeAutoConfirm();
+    }
+  }
+
+  /**
+   * A `steps` question the server refused (the steps cannot lead to a legal move: should not
+   * happen): start the turn again. Whether `id` was one.
+   * @param {string | number} id
+   */
+  refused(id) {
+    if (!this.stepsWaiting.has(id)) return false;
+    this.stepsWaiting.delete(id);
+    this.reset();
+    return true;
+  }
+
+  // "Confirm my moves by themselves": a complete move is sent after a short pause (Undo
+  // stays possible meanwhile).
+  maybeAutoConfirm() {
+    if (!this.autoConfirm || !this.played.length) return;
+    const opts = this.options();
+    if (!opts || !opts.complete) return;
+    const key = this.stepsKey(this.played);
+    setTimeout(() => {
+      if (this.page.state && this.played.length && this.stepsKey(this.played) === key && !this.page.busy) this.confirmMove();
+    }, 450);
+  }
+
+  undo() {
+    this.played = this.played.slice(0, -1);
+    this.selected = null;
+    this.requestSteps();
+    this.page.render();
+  }
+
+  undoAll() {
+    this.reset();
+    this.page.render();
+  }
+
+  confirmMove() {
+    const opts = this.options();
+    if (!opts || !opts.complete || !opts.move) return;
+    this.page.act("move", { move: opts.move });
+  }
+
+  playForced() {
+    const m = this.page.match;
+    if (!m || !m.forced || !m.moves || !m.moves.length) return;
+    this.autoSent = this.page.state.version;
+    this.page.act("move", { move: m.moves[0].move });
+  }
+
+  maybeAutoPlay() {
+    const page = this.page;
+    const m = page.match;
+    if (!this.autoForced || !this.canMove() || !m.forced || this.autoSent === page.state.version) return;
+    const version = page.state.version;
+    setTimeout(() => {
+      if (page.state && page.state.version === version && this.canMove() && !this.played.length) this.playForced();
+    }, 600);
+  }
+
+  /**
+   * The board as sent, with one repair: when a match ends on a bear-off, the engine's final
+   * position is seen from the loser while `turn` still names the winner, so the two seats'
+   * boards (and pips, pins, checkers to enter) come swapped. A winner must have nothing left
+   * on the board.
+   * @returns {Shown}
+   */
+  sentBoard() {
+    const m = this.page.match;
+    const g = m.game;
+    const board = [g.board[0].slice(), g.board[1].slice()];
+    const pips = g.pips ? g.pips.slice() : [0, 0];
+    const pinned = g.pinned ? [g.pinned[0].slice(), g.pinned[1].slice()] : [[], []];
+    const waiting = g.waiting ? g.waiting.slice() : [0, 0];
+    const w = m.winner;
+    if (g.phase === "over" && (w === 0 || w === 1)) {
+      const left = (/** @type {number[]} */ b) => b.slice(1).some((n) => n > 0);
+      if (left(board[w]) && !left(board[1 - w])) {
+        board.reverse();
+        pips.reverse();
+        pinned.reverse();
+        waiting.reverse();
+      }
+    }
+    return { board, pips, pinned, waiting };
+  }
+
+  /**
+   * The variant's point mapping: other[q] is the other seat's number of a seat's point q.
+   * @returns {number[]}
+   */
+  otherPoint() {
+    const st = this.page.state;
+    const v = st && st.table && st.table.variant;
+    if (v && Array.isArray(v.other_point) && v.other_point.length === 26) return v.other_point;
+    return Array.from({ length: 26 }, (_, q) => (q >= 1 && q <= 24 ? 25 - q : 0));
+  }
+
+  /**
+   * The board with the steps played so far applied (display only).
+   * @returns {Shown}
+   */
+  displayState() {
+    const sent = this.sentBoard();
+    const me = this.page.mySeat;
+    if (me === null || !this.played.length) return sent;
+    const other = this.otherPoint();
+    const v = this.page.state.table.variant || {};
+    const landing = (v.geometry && v.geometry.landing) || "hit";
+    let shown = { mine: sent.board[me], theirs: sent.board[1 - me], pins: sent.pinned[1 - me], waiting: sent.waiting[me] };
+    for (const [from, to] of this.played) shown = playOn(shown, from, to, other, landing).board;
+    const board = [shown.mine, shown.theirs];
+    const pinned = [sent.pinned[me], shown.pins];
+    const waiting = [shown.waiting, sent.waiting[1 - me]];
+    if (me === 1) {
+      board.reverse();
+      pinned.reverse();
+      waiting.reverse();
+    }
+    return { board, pinned, waiting, pips: sent.pips };
+  }
+
+  /**
+   * A seat's pip count on the board shown.
+   * @param {number} seat
+   */
+  pips(seat) {
+    const m = this.page.match;
+    if (!m || !m.game) return 0;
+    if (!this.played.length) return this.sentBoard().pips[seat];
+    const { board, waiting } = this.displayState();
+    let sum = 25 * (waiting[seat] || 0);
+    for (let i = 1; i <= 25; i++) sum += i * board[seat][i];
+    return sum;
+  }
+}
