@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from starlette.routing import Route
 
-from gammon.server.web.analysis import analysis_page, api_analysis, api_analysis_progress
+from gammon.server.web.analysis import (
+    analysis_page,
+    api_analysis,
+    api_analysis_progress,
+    api_replay,
+)
 from gammon.server.web.api import (
     api_create_table,
     api_guest,
@@ -92,6 +97,7 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}", api_table, methods=["GET"]),
         Route("/api/tables/{table_id}/sit", api_sit, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/replay", api_replay, methods=["GET"]),
         Route("/api/tables/{table_id}/analysis", api_analysis, methods=["GET"]),
         Route("/api/tables/{table_id}/analysis/progress", api_analysis_progress, methods=["GET"]),
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),

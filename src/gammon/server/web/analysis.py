@@ -1,8 +1,10 @@
 """A finished match's analysis board: the page, the analysis as JSON and its progress.
 
-The page (``/matches/{id}/analysis``) is sent at once with the match replayed step by step
-(:mod:`gammon.server.replay`: moves come from the record, not from the analysis) and, when
-it is stored already, the analysis; otherwise the browser asks for it
+The page (``/matches/{id}/analysis``) is sent at once, from the table's row alone (no
+replay: a table not in memory takes a few hundred ms to load), with the analysis when it
+is stored already.  The browser then asks for the match replayed step by step
+(``/api/tables/{id}/replay``, :mod:`gammon.server.replay`: moves come from the record, not
+from the analysis) and draws the board; without a stored analysis it asks for it too
 (``/api/tables/{id}/analysis``, computed off the event loop and stored) and polls
 ``/api/tables/{id}/analysis/progress`` for the progress bar.  The analyser is the one
 registered for the match's variant (:mod:`gammon.server.analysers`); a variant with none
@@ -28,11 +30,25 @@ from gammon.server.i18n import translator
 from gammon.server.i18n.board import BOARD_TEXTS
 from gammon.server.protocol import ServerError
 from gammon.server.replay import replay_steps
-from gammon.server.views import table_summary, variant_view
-from gammon.server.web.common import actor_of, context_of, lang_of, may_create, render_page
+from gammon.server.hub import TABLE_ID
+from gammon.server.views import variant_view
+from gammon.server.web.common import (
+    actor_of,
+    context_of,
+    lang_of,
+    may_create,
+    render_page,
+    table_listing,
+)
 from gammon.server.web.matches import match_record
 
-__all__ = ["analysis_page", "api_analysis", "api_analysis_progress", "script_json"]
+__all__ = [
+    "analysis_page",
+    "api_analysis",
+    "api_analysis_progress",
+    "api_replay",
+    "script_json",
+]
 
 #: Finished matches' replays kept in memory (a 7-point match takes ~0.1 s to replay).
 _STEPS_KEPT: Final = 64
@@ -89,42 +105,52 @@ async def _steps_json(actor: TableActor) -> str:
     return found
 
 
+async def api_replay(request: Request) -> Response:
+    """A finished match replayed step by step (:func:`gammon.server.replay.replay_steps`)."""
+    actor = await _finished(request)
+    return Response(
+        await _steps_json(actor),
+        media_type="application/json",
+        # a finished match never changes
+        headers={"Cache-Control": "private, max-age=86400"},
+    )
+
+
 async def analysis_page(request: Request) -> Response:
     level = _level(request)
-    actor = await _finished(request)
-    state = actor.state
-    assert state is not None
-    variant = state.options.variant
-    analyser = analyser_for(variant)
     ctx = context_of(request)
-    data = await ctx.analysis.stored(state.id, level) if analyser is not None else None
-    steps = await _steps_json(actor)
+    table_id = request.path_params["table_id"]
+    row = await ctx.db.run(ctx.store.table, table_id) if TABLE_ID.fullmatch(table_id) else None
+    if row is None:
+        raise ServerError("not_found", "no such table")
+    if row.status != "finished":
+        raise ServerError("not_finished", "a match is analysed once it is finished")
+    table = table_listing(row)
+    variant = table["options"].get("variant", "standard")
+    analyser = analyser_for(variant)
+    data = await ctx.analysis.stored(table_id, level) if analyser is not None else None
     t = translator(lang_of(request))
     boot = {
-        "table": state.id,
+        "table": table_id,
         "level": level,
-        "variant": variant,
-        "variant_name": t(f"variant.{variant}"),
-        "players": list(state.players),
-        "length": state.options.match_length,
+        "players": [s["name"] if s else "" for s in table["seats"]],
         "other": variant_view(variant)["other_point"],
         "available": analyser is not None,
-        "api": f"/api/tables/{state.id}/analysis?level={level}",
-        "progress": f"/api/tables/{state.id}/analysis/progress?level={level}",
+        "replay": f"/api/tables/{table_id}/replay",
+        "api": f"/api/tables/{table_id}/analysis?level={level}",
+        "progress": f"/api/tables/{table_id}/analysis/progress?level={level}",
         "texts": {key: t(key) for key in BOARD_TEXTS},
     }
     return await render_page(
         request,
         "analysis.html",
         {
-            "table": table_summary(state),
+            "table": table,
             "level": level,
             "levels": ANALYSIS_LEVELS,
             "available": analyser is not None,
             "variant": variant,
             "boot": script_json(boot),
-            # already JSON: embedded as it is (the replay is made of numbers and move texts)
-            "steps": Markup(steps.replace("<", "\\u003c")),
             "analysis": script_json(data),
         },
     )

@@ -93,18 +93,33 @@ function el(tag, attrs, parent, text) {
 }
 
 /**
- * Draw the graph into `svg` (emptied first); returns the cursor line, to move with the step.
+ * The graph's size for a container `width` px wide (drawn at its real size: the texts stay
+ * readable on a phone).
+ * @param {number} width
+ */
+export function graphSize(width) {
+  const w = Math.max(300, Math.round(width || WIDTH));
+  return { width: w, height: w < 600 ? 200 : HEIGHT };
+}
+
+/**
+ * Draw the graph into `svg` (emptied first) at `size`; returns its scale (for clicks) and
+ * the cursor line, to move with the step.
  * @param {SVGSVGElement} svg
+ * @param {{width: number, height: number}} size
  * @param {Step[]} steps
  * @param {StepInfo[]} infos
  * @param {string} player0 the name whose chances are drawn
  * @param {Say} say
  */
-export function drawGraph(svg, steps, infos, player0, say) {
-  const scale = graphScale(steps.length);
+export function drawGraph(svg, size, steps, infos, player0, say) {
+  const { width, height } = size;
+  const scale = graphScale(steps.length, width, height);
   const shapes = graphShapes(steps, infos, scale);
   svg.replaceChildren();
-  svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("width", String(width));
+  svg.setAttribute("height", String(height));
   const axes = el("g", { class: "axes" }, svg);
   el("rect", { x: scale.left, y: scale.top, width: scale.right - scale.left, height: scale.bottom - scale.top, class: "frame" }, axes);
   for (const w of [0, 0.25, 0.5, 0.75, 1]) {
@@ -116,11 +131,13 @@ export function drawGraph(svg, steps, infos, player0, say) {
   }
   const midY = (scale.top + scale.bottom) / 2;
   el("text", { class: "axis-title", transform: `translate(12 ${midY}) rotate(-90)`, "text-anchor": "middle" }, axes, `${say("Winning chances")}: ${player0}`);
-  el("text", { class: "axis-title", transform: `translate(${WIDTH - 8} ${midY}) rotate(90)`, "text-anchor": "middle" }, axes, say("Equity"));
-  for (const g of shapes.games) {
+  el("text", { class: "axis-title", transform: `translate(${width - 8} ${midY}) rotate(90)`, "text-anchor": "middle" }, axes, say("Equity"));
+  shapes.games.forEach((g, k) => {
     if (g.x > scale.left) el("line", { x1: g.x, x2: g.x, y1: scale.top, y2: scale.bottom, class: "game-line" }, axes);
-    el("text", { x: g.x + 3, y: scale.bottom + 14, class: "tick game-label" }, axes, `${say("Game")} ${g.game}`);
-  }
+    const room = (k + 1 < shapes.games.length ? shapes.games[k + 1].x : scale.right) - g.x;
+    const label = room > 70 ? `${say("Game")} ${g.game}` : room > 12 ? String(g.game) : "";
+    el("text", { x: g.x + 3, y: scale.bottom + 14, class: "tick game-label" }, axes, label);
+  });
   el("path", { d: shapes.equity, class: "equity-line" }, svg);
   el("path", { d: shapes.win, class: "win-line", "data-testid": "win-line" }, svg);
   const marks = el("g", { class: "markers" }, svg);
@@ -131,17 +148,18 @@ export function drawGraph(svg, steps, infos, player0, say) {
       : el("circle", { ...attrs, cx: m.x, cy: m.y, r: 5 }, marks);
     el("title", {}, node, `${say(m.cube ? "Cube error" : `mark.${m.mark}`)}`);
   }
-  return /** @type {SVGLineElement} */ (el("line", { x1: scale.left, x2: scale.left, y1: scale.top, y2: scale.bottom, class: "cursor" }, svg));
+  const cursor = /** @type {SVGLineElement} */ (el("line", { x1: scale.left, x2: scale.left, y1: scale.top, y2: scale.bottom, class: "cursor" }, svg));
+  return { scale, cursor };
 }
 
 /**
  * Put the cursor on step `n`.
- * @param {SVGLineElement} cursor
+ * @param {{scale: ReturnType<typeof graphScale>, cursor: SVGLineElement}} drawn
  * @param {number} n
- * @param {number} count
  */
-export function moveCursor(cursor, n, count) {
-  const x = graphScale(count).x(n);
+export function moveCursor(drawn, n) {
+  const { scale, cursor } = drawn;
+  const x = scale.x(n);
   cursor.setAttribute("x1", String(x));
   cursor.setAttribute("x2", String(x));
 }

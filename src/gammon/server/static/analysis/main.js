@@ -1,11 +1,11 @@
 // @ts-check
 // The analysis board (/matches/{id}/analysis): the match replayed step by step on the game
 // page's board, the equity graph, the decision at each step and the players' summary.
-// The replay is in the page (from the match record); the analysis is in it too once stored,
-// else it is asked for while a progress bar shows how far it is.
+// The page comes at once; the replay (from the match record) is asked for at once, and the
+// analysis too unless the page holds it (stored), while a progress bar shows how far it is.
 
 import { BoardView } from "../game/board.js";
-import { drawGraph, graphScale, moveCursor, WIDTH } from "./graph.js";
+import { drawGraph, graphSize, moveCursor } from "./graph.js";
 import { clampStep, joinAnalysis, markedSteps, stepForKey } from "./nav.js";
 import { renderDecision, renderMoves, renderSummary, showCurrent } from "./panels.js";
 
@@ -17,10 +17,10 @@ import { renderDecision, renderMoves, renderSummary, showCurrent } from "./panel
  * @typedef {object} Boot
  * @property {string} table
  * @property {string} level
- * @property {string} variant
  * @property {string[]} players
  * @property {number[]} other
  * @property {boolean} available
+ * @property {string} replay
  * @property {string} api
  * @property {string} progress
  * @property {Record<string, string>} texts
@@ -40,9 +40,11 @@ function byId(id) {
 }
 
 const boot = /** @type {Boot} */ (json("ab-boot"));
-const steps = /** @type {Step[]} */ (json("ab-steps"));
 /** @type {Analysis | null} */
 let analysis = json("ab-analysis");
+/** @type {Promise<Analysis> | null} asked for at once, with the replay */
+const asked = !analysis && boot.available ? askAnalysis() : null;
+const steps = /** @type {Step[]} */ (await (await fetch(boot.replay)).json());
 
 /** @param {string} key */
 function say(key) {
@@ -59,7 +61,13 @@ let current = 0;
 /** @type {StepInfo[]} */
 let infos = joinAnalysis(steps, analysis);
 let marked = markedSteps(infos);
-let cursor = drawGraph(svg, steps, infos, boot.players[0], say);
+let graph = draw();
+
+/** Draw the graph at the width it has on the page. */
+function draw() {
+  const parent = svg.parentElement;
+  return drawGraph(svg, graphSize(parent ? parent.clientWidth : 0), steps, infos, boot.players[0], say);
+}
 
 /** @param {Step} step */
 function model(step) {
@@ -87,14 +95,14 @@ function go(n) {
   root.dataset.step = String(current);
   showCurrent(list, current);
   renderDecision(box, step, infos[current], boot.players, analysis !== null, say);
-  moveCursor(cursor, current, steps.length);
+  moveCursor(graph, current);
   byId("ab-where").textContent = `${current + 1} / ${steps.length}`;
 }
 
 function analysed() {
   infos = joinAnalysis(steps, analysis);
   marked = markedSteps(infos);
-  cursor = drawGraph(svg, steps, infos, boot.players[0], say);
+  graph = draw();
   renderMoves(list, steps, infos, boot.players, say, go);
   if (analysis) renderSummary(byId("ab-summary"), analysis, say);
   root.dataset.analysed = analysis ? "true" : "false";
@@ -132,11 +140,20 @@ svg.addEventListener("click", (e) => {
   const m = svg.getScreenCTM();
   if (!m) return;
   const x = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse()).x;
-  go(graphScale(steps.length, WIDTH).stepAt(x));
+  go(graph.scale.stepAt(x));
+});
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let resized;
+window.addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => {
+    graph = draw();
+    moveCursor(graph, current);
+  }, 150);
 });
 
 /** Ask for the analysis and show its progress until it is in. */
-async function fetchAnalysis() {
+async function askAnalysis() {
   const bar = byId("ab-progress");
   const meter = /** @type {HTMLProgressElement} */ (bar.querySelector("progress"));
   const label = /** @type {HTMLElement} */ (bar.querySelector("span"));
@@ -162,16 +179,24 @@ async function fetchAnalysis() {
     const r = await fetch(boot.api);
     const body = await r.json();
     if (!r.ok) throw new Error(body && body.error ? body.error.message : String(r.status));
-    analysis = /** @type {Analysis} */ (body);
     bar.hidden = true;
-    analysed();
+    return /** @type {Analysis} */ (body);
   } catch (err) {
     label.textContent = `${say("The analysis failed")}: ${err instanceof Error ? err.message : String(err)}`;
     meter.hidden = true;
+    throw err;
   } finally {
     done = true;
   }
 }
 
 if (analysis) analysed();
-else if (boot.available) fetchAnalysis();
+else if (asked) {
+  asked.then(
+    (found) => {
+      analysis = found;
+      analysed();
+    },
+    () => {}, // said in the progress bar
+  );
+}
