@@ -26,11 +26,11 @@ from starlette.responses import JSONResponse, Response
 from gammon.match.record import write_log
 from gammon.server.actor import TableActor
 from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for
+from gammon.server.hub import TABLE_ID
 from gammon.server.i18n import translator
 from gammon.server.i18n.board import BOARD_TEXTS
 from gammon.server.protocol import ServerError
 from gammon.server.replay import replay_steps
-from gammon.server.hub import TABLE_ID
 from gammon.server.views import variant_view
 from gammon.server.web.common import (
     actor_of,
