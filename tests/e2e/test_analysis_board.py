@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from e2e.kit import WAIT_MS, Browse, GammonServer, create_table, sign_up
+from e2e.kit import Browse, GammonServer, create_table, resign_the_match, sign_up
 from matchseed import recorded, seed_finished_match
 
 pytestmark = pytest.mark.e2e
@@ -180,12 +180,7 @@ def test_one_click_from_the_end_of_match_panel(
     page = browse.page(seeded.url)
     sign_up(page)
     table = create_table(page, opponent="bot", bot_level="beginner", match_length=1, cube=False)
-    page.locator("[data-action=resign]").click()
-    page.locator("[data-testid=resign-menu] [data-action=resign-3]").click()
-    expect(page.locator("[data-testid=prompt]")).to_contain_text("backgammon")
-    page.locator("[data-testid=prompt] [data-action=confirm]").click()
-    over = page.locator("[data-testid=over]")
-    expect(over).to_be_visible(timeout=WAIT_MS)
+    over = resign_the_match(page)
     with page.expect_navigation():
         over.locator("[data-link=analysis]").click()
     assert re.search(rf"/matches/{table}/analysis$", page.url), page.url
