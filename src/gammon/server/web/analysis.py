@@ -136,6 +136,7 @@ async def analysis_page(request: Request) -> Response:
         "players": [s["name"] if s else "" for s in table["seats"]],
         "other": variant_view(variant)["other_point"],
         "available": analyser is not None,
+        "cube": bool(table["options"].get("cube", True)),
         "replay": f"/api/tables/{table_id}/replay",
         "api": f"/api/tables/{table_id}/analysis?level={level}",
         "progress": f"/api/tables/{table_id}/analysis/progress?level={level}",

@@ -20,6 +20,7 @@ import { renderDecision, renderMoves, renderSummary, showCurrent } from "./panel
  * @property {string[]} players
  * @property {number[]} other
  * @property {boolean} available
+ * @property {boolean} cube whether the match is played with a cube
  * @property {string} replay
  * @property {string} api
  * @property {string} progress
@@ -42,7 +43,7 @@ function byId(id) {
 const boot = /** @type {Boot} */ (json("ab-boot"));
 /** @type {Analysis | null} */
 let analysis = json("ab-analysis");
-/** @type {Promise<Analysis> | null} asked for at once, with the replay */
+/** @type {Promise<Analysis | null> | null} asked for at once, with the replay */
 const asked = !analysis && boot.available ? askAnalysis() : null;
 const steps = /** @type {Step[]} */ (await (await fetch(boot.replay)).json());
 
@@ -79,7 +80,7 @@ function model(step) {
     waiting: step.waiting ?? undefined,
     other: boot.other,
     dice: step.dice ? { seat: step.dice.seat, values: step.dice.values, used: [false, false] } : null,
-    cube: { enabled: true, disabled: false, disabledText: "", value: step.cube.value, owner: step.cube.owner, offer },
+    cube: { enabled: boot.cube, disabled: false, disabledText: "", value: step.cube.value, owner: step.cube.owner, offer },
     sources: new Set(),
     dests: new Set(),
     selected: null,
@@ -152,7 +153,8 @@ window.addEventListener("resize", () => {
   }, 150);
 });
 
-/** Ask for the analysis and show its progress until it is in. */
+/** Ask for the analysis and show its progress until it is in (null if it failed: said in
+ * the progress bar). */
 async function askAnalysis() {
   const bar = byId("ab-progress");
   const meter = /** @type {HTMLProgressElement} */ (bar.querySelector("progress"));
@@ -184,7 +186,7 @@ async function askAnalysis() {
   } catch (err) {
     label.textContent = `${say("The analysis failed")}: ${err instanceof Error ? err.message : String(err)}`;
     meter.hidden = true;
-    throw err;
+    return null;
   } finally {
     done = true;
   }
@@ -192,11 +194,9 @@ async function askAnalysis() {
 
 if (analysis) analysed();
 else if (asked) {
-  asked.then(
-    (found) => {
-      analysis = found;
-      analysed();
-    },
-    () => {}, // said in the progress bar
-  );
+  asked.then((found) => {
+    if (!found) return;
+    analysis = found;
+    analysed();
+  });
 }
