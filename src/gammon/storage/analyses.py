@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from sqlalchemy import Engine, and_, delete, func, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from gammon.storage.models import Analysis
 
@@ -51,16 +52,25 @@ class Analyses:
         return str(found.data)
 
     def put(self, subject: str, level: str, schema: int, data: str, now: int) -> None:
-        """Keep an analysis (replacing any stored for the same subject and level)."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                delete(Analysis).where(and_(Analysis.subject == subject, Analysis.level == level))
-            )
-            conn.execute(
-                insert(Analysis).values(
-                    subject=subject, level=level, schema=schema, data=data, created_at=now
+        """Keep an analysis (replacing any stored for the same subject and level).
+
+        Two servers storing the same analysis at once both succeed: the one whose insert
+        comes second finds the other's row and leaves it (the same analysis).
+        """
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    delete(Analysis).where(
+                        and_(Analysis.subject == subject, Analysis.level == level)
+                    )
                 )
-            )
+                conn.execute(
+                    insert(Analysis).values(
+                        subject=subject, level=level, schema=schema, data=data, created_at=now
+                    )
+                )
+        except IntegrityError:
+            pass  # stored meanwhile by another server
 
     def delete(self, subject: str) -> int:
         """Forget every analysis of ``subject`` (an imported match deleted); how many."""

@@ -10,7 +10,7 @@
 
 export const WIDTH = 1000;
 export const HEIGHT = 240;
-export const MARGIN = { left: 52, right: 52, top: 12, bottom: 34 };
+export const MARGIN = { left: 52, right: 58, top: 12, bottom: 34 };
 /** The equity axis shows -EQUITY_RANGE..+EQUITY_RANGE (beyond, the line is clipped). */
 export const EQUITY_RANGE = 1;
 
@@ -131,7 +131,7 @@ export function drawGraph(svg, size, steps, infos, player0, say) {
   }
   const midY = (scale.top + scale.bottom) / 2;
   el("text", { class: "axis-title", transform: `translate(12 ${midY}) rotate(-90)`, "text-anchor": "middle" }, axes, `${say("Winning chances")}: ${player0}`);
-  el("text", { class: "axis-title", transform: `translate(${width - 8} ${midY}) rotate(90)`, "text-anchor": "middle" }, axes, say("Equity"));
+  el("text", { class: "axis-title", transform: `translate(${width - 8} ${midY}) rotate(-90)`, "text-anchor": "middle" }, axes, say("Equity"));
   shapes.games.forEach((g, k) => {
     if (g.x > scale.left) el("line", { x1: g.x, x2: g.x, y1: scale.top, y2: scale.bottom, class: "game-line" }, axes);
     const room = (k + 1 < shapes.games.length ? shapes.games[k + 1].x : scale.right) - g.x;
