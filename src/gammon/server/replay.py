@@ -24,19 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gammon.match.actions import (
-    AcceptResign,
-    Action,
-    Beaver,
-    Double,
-    Drop,
-    Play,
-    Raccoon,
-    RejectResign,
-    Resign,
-    Roll,
-    Take,
-)
+from gammon.match.actions import Action, Play, Resign, Roll, action_name
 from gammon.match.record import MatchRecord, replay
 from gammon.match.state import MatchState
 from gammon.position import Position
@@ -44,15 +32,17 @@ from gammon.server.views import seat_boards
 
 __all__ = ["replay_steps"]
 
-_KINDS: dict[type, str] = {
-    Double: "double",
-    Take: "take",
-    Drop: "drop",
-    Beaver: "beaver",
-    Raccoon: "raccoon",
-    Resign: "resign",
-    AcceptResign: "accept",
-    RejectResign: "reject",
+#: The step kind of each other action the board shows (an abandon or a timeout: the game's
+#: end says it), by its name in the log.
+_KINDS: dict[str, str] = {
+    "double": "double",
+    "take": "take",
+    "drop": "drop",
+    "beaver": "beaver",
+    "raccoon": "raccoon",
+    "resign": "resign",
+    "accept_resign": "accept",
+    "reject_resign": "reject",
 }
 
 
@@ -168,7 +158,7 @@ def _steps_of(
                 dice={"seat": mover, "values": [rolled.d1, rolled.d2]},
             )
         ]
-    kind = _KINDS.get(type(action))
+    kind = _KINDS.get(action_name(action))
     if kind is None:
         return []  # an abandon or a timeout: the game end says it
     view = t if t.game.number == g.number else s
