@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from gammon.server.i18n_players import PLAYER_ENGLISH, PLAYER_ERRORS, PLAYER_MESSAGES
+
 __all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "translator"]
 
 LANGUAGES: Final = ("en", "fr", "it")
@@ -63,11 +65,13 @@ ENGLISH: Final[dict[str, str]] = {
     "mark.doubtful": "doubtful",
     "mark.error": "error",
     "mark.blunder": "blunder",
+    **PLAYER_ENGLISH,
 }
 
 #: For each language but English, every page text (the English text is the key).
 MESSAGES: Final[dict[str, dict[str, str]]] = {
     "fr": {
+        **PLAYER_MESSAGES["fr"],
         "reason.idle": "un joueur a cessé de jouer",
         "reason.balance": "un solde est épuisé",
         "3 to 20 letters, digits, _ or -": "3 à 20 lettres, chiffres, _ ou -",
@@ -266,6 +270,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "after every move; the vertical lines start new games.": "après chaque coup ; les lignes verticales marquent les nouvelles parties.",
     },
     "it": {
+        **PLAYER_MESSAGES["it"],
         "reason.idle": "un giocatore ha smesso di giocare",
         "reason.balance": "un saldo è esaurito",
         "3 to 20 letters, digits, _ or -": "da 3 a 20 lettere, cifre, _ o -",
@@ -623,6 +628,7 @@ ERRORS: Final[tuple[tuple[re.Pattern[str], dict[str, str]], ...]] = tuple(
             r"sign in first",
             {"fr": "connectez-vous d'abord", "it": "accedi prima"},
         ),
+        *PLAYER_ERRORS,
     )
 )
 

@@ -6,6 +6,14 @@ replaying it.  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
 """
 
 from gammon.storage.db import Database, normalize_url
+from gammon.storage.standings import (
+    HistoryRow,
+    LeaderRow,
+    MatchResult,
+    RatingRow,
+    ResultSeat,
+    Standings,
+)
 from gammon.storage.store import (
     ConflictError,
     EntryRow,
@@ -22,9 +30,15 @@ __all__ = [
     "ConflictError",
     "Database",
     "EntryRow",
+    "HistoryRow",
     "InsufficientFundsError",
+    "LeaderRow",
     "LedgerLine",
+    "MatchResult",
+    "RatingRow",
+    "ResultSeat",
     "SessionInfo",
+    "Standings",
     "Store",
     "TableRow",
     "TableUpdate",
