@@ -131,6 +131,11 @@ async def profile(request: Request) -> Response:
             "history": history,
             "next": cursor,
             "filters": keep,
+            "chosen": {
+                "variant": variant or "",
+                "opponent": opponent_name,
+                "result": outcome or "",
+            },
             "variants": sorted(VARIANTS),
             "deep": filters["before"] is not None,
         },
