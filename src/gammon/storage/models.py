@@ -24,6 +24,7 @@ __all__ = [
     "Entry",
     "History",
     "Ledger",
+    "PlayerRecord",
     "Rating",
     "RatingChange",
     "Result",
@@ -215,6 +216,26 @@ class History(Base):
         Index("ix_history_opponent", "user_id", "opponent_id", "ended_at", "result_id"),
         Index("ix_history_outcome", "user_id", "outcome", "ended_at", "result_id"),
     )
+
+
+class PlayerRecord(Base):
+    """A player's totals over their match list, kept with each result (a profile reads
+    one row, however many matches the player has)."""
+
+    __tablename__ = "player_records"
+
+    user_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("users.id", ondelete="CASCADE", name="fk_player_records_user"),
+        primary_key=True,
+    )
+    wins: Mapped[int] = mapped_column(Integer, nullable=False)
+    losses: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: Money sessions and tables that ended without a winner.
+    others: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: Analysed matches, and the sum of the player's error rates in them.
+    analysed: Mapped[int] = mapped_column(Integer, nullable=False)
+    error_sum: Mapped[float] = mapped_column(Float, nullable=False)
 
 
 class Rating(Base):

@@ -24,17 +24,18 @@ table, and the journal's version check lets one ``end`` in).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from sqlalchemy import and_, case, func, insert, select, tuple_, update
+from sqlalchemy import and_, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 
 from gammon.match.ratings import RatedPlayer, rate, rating_pool
 from gammon.storage.db import Database
-from gammon.storage.models import History, Rating, RatingChange, Result, User
+from gammon.storage.models import History, PlayerRecord, Rating, RatingChange, Result, User
 
 __all__ = [
     "MIN_LEADERBOARD_MATCHES",
@@ -42,6 +43,7 @@ __all__ = [
     "LeaderRow",
     "MatchResult",
     "Outcome",
+    "Profile",
     "RatingRow",
     "ResultSeat",
     "Standings",
@@ -130,10 +132,22 @@ class LeaderRow:
     losses: int
 
 
-def _insert_ignore(conn: Any, table: Any, rows: list[dict[str, Any]]) -> None:
-    """``INSERT ... ON CONFLICT DO NOTHING`` in the connection's dialect."""
+def _insert(conn: Any, table: Any) -> Any:
+    """An ``INSERT`` with ``ON CONFLICT`` clauses, in the connection's dialect."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    conn.execute(dialect.insert(table).values(rows).on_conflict_do_nothing())
+    return dialect.insert(table)
+
+
+def _count(conn: Any, user_id: int, **counts: float) -> None:
+    """Add to a player's totals (the row is made on first use)."""
+    row = {"wins": 0, "losses": 0, "others": 0, "analysed": 0, "error_sum": 0.0, **counts}
+    stmt = _insert(conn, PlayerRecord).values(user_id=user_id, **row)
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["user_id"],
+            set_={name: getattr(PlayerRecord, name) + stmt.excluded[name] for name in counts},
+        )
+    )
 
 
 def record_result(conn: Any, table_id: str, at: int, result: MatchResult) -> None:
@@ -178,6 +192,9 @@ def record_result(conn: Any, table_id: str, at: int, result: MatchResult) -> Non
     ]
     if rows:
         conn.execute(insert(History), rows)
+    names = {"win": "wins", "loss": "losses", "none": "others"}
+    for row in sorted(rows, key=lambda r: r["user_id"]):
+        _count(conn, row["user_id"], **{names[row["outcome"]]: 1})
     if result.rated:
         _rate(conn, table_id, pool, at, result)
 
@@ -189,22 +206,24 @@ def _rate(conn: Any, table_id: str, pool: str, at: int, result: MatchResult) -> 
     if winner is None or None in ids or result.match_length < 1:
         raise ValueError(f"table {table_id}: a rated result needs a winner and two accounts")
     ordered = sorted(i for i in ids if i is not None)
-    _insert_ignore(
-        conn,
-        Rating,
-        [
-            {
-                "user_id": uid,
-                "pool": pool,
-                "rating": RatedPlayer().rating,
-                "experience": 0,
-                "matches": 0,
-                "wins": 0,
-                "losses": 0,
-                "updated_at": at,
-            }
-            for uid in ordered
-        ],
+    conn.execute(
+        _insert(conn, Rating)
+        .values(
+            [
+                {
+                    "user_id": uid,
+                    "pool": pool,
+                    "rating": RatedPlayer().rating,
+                    "experience": 0,
+                    "matches": 0,
+                    "wins": 0,
+                    "losses": 0,
+                    "updated_at": at,
+                }
+                for uid in ordered
+            ]
+        )
+        .on_conflict_do_nothing()
     )
     found = conn.execute(
         select(Rating.user_id, Rating.rating, Rating.experience)
@@ -247,15 +266,66 @@ def _rate(conn: Any, table_id: str, pool: str, at: int, result: MatchResult) -> 
 _Opponent = aliased(User)
 
 
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Everything a profile page shows, read on one connection."""
+
+    user_id: int
+    name: str
+    guest: bool
+    ratings: list[RatingRow]
+    record: dict[str, Any]
+    history: list[HistoryRow]
+    #: Each rated pool's :meth:`Standings.rating_series`.
+    series: dict[str, list[tuple[int, float]]]
+
+
 class Standings:
     """The queries of the profile, history and leaderboard pages."""
 
     def __init__(self, db: Database) -> None:
         self.engine = db.engine
+        self._bound: Any = None
+
+    @contextlib.contextmanager
+    def _conn(self) -> Iterator[Any]:
+        if self._bound is not None:
+            yield self._bound
+            return
+        with self.engine.connect() as conn:
+            yield conn
+
+    def profile(self, name: str, *, opponent: str | None = None, **filters: Any) -> Profile | None:
+        """A player's page (None: no such player): ratings, totals, the page of matches
+        that ``filters`` (as :meth:`history` takes them; ``opponent`` by name) select,
+        and the rating graphs, on one connection."""
+        with self.engine.connect() as conn:
+            self._bound = conn
+            try:
+                users = select(User.id, User.name, User.guest)
+                user = conn.execute(users.where(User.name_key == name.lower())).first()
+                if user is None:
+                    return None
+                if opponent:
+                    other = conn.execute(users.where(User.name_key == opponent.lower())).first()
+                    # an unknown opponent matches nothing (no account has id 0)
+                    filters["opponent_id"] = other.id if other is not None else 0
+                ratings = self.ratings(user.id)
+                return Profile(
+                    user.id,
+                    user.name,
+                    bool(user.guest),
+                    ratings,
+                    self.record(user.id),
+                    self.history(user.id, **filters),
+                    {r.pool: self.rating_series(user.id, r.pool) for r in ratings},
+                )
+            finally:
+                self._bound = None
 
     def ratings(self, user_id: int) -> list[RatingRow]:
         """A player's ratings, most played pool first."""
-        with self.engine.connect() as conn:
+        with self._conn() as conn:
             rows = conn.execute(
                 select(
                     Rating.pool,
@@ -276,27 +346,24 @@ class Standings:
     def record(self, user_id: int) -> dict[str, Any]:
         """A player's wins, losses and other results, and the average error rate of the
         analysed matches (``error`` None when none is)."""
-        with self.engine.connect() as conn:
-            counts = dict(
-                conn.execute(
-                    select(History.outcome, func.count())
-                    .where(History.user_id == user_id)
-                    .group_by(History.outcome)
-                ).all()
-            )
-            error = _of_seat(Result.error0, Result.error1)
+        with self._conn() as conn:
             row = conn.execute(
-                select(func.avg(error), func.count(error))
-                .select_from(History)
-                .join(Result, Result.id == History.result_id)
-                .where(History.user_id == user_id)
-            ).one()
+                select(
+                    PlayerRecord.wins,
+                    PlayerRecord.losses,
+                    PlayerRecord.others,
+                    PlayerRecord.analysed,
+                    PlayerRecord.error_sum,
+                ).where(PlayerRecord.user_id == user_id)
+            ).first()
+        if row is None:
+            return {"wins": 0, "losses": 0, "other": 0, "error": None, "analysed": 0}
         return {
-            "wins": int(counts.get("win", 0)),
-            "losses": int(counts.get("loss", 0)),
-            "other": int(counts.get("none", 0)),
-            "error": float(row[0]) if row[0] is not None else None,
-            "analysed": int(row[1]),
+            "wins": int(row.wins),
+            "losses": int(row.losses),
+            "other": int(row.others),
+            "error": float(row.error_sum) / row.analysed if row.analysed else None,
+            "analysed": int(row.analysed),
         }
 
     def history(
@@ -355,13 +422,13 @@ class Standings:
         if before is not None:
             query = query.where(tuple_(History.ended_at, History.result_id) < tuple_(*before))
         query = query.order_by(History.ended_at.desc(), History.result_id.desc()).limit(limit)
-        with self.engine.connect() as conn:
+        with self._conn() as conn:
             return [_history_row(r) for r in conn.execute(query)]
 
     def rating_series(self, user_id: int, pool: str, limit: int = 200) -> list[tuple[int, float]]:
         """``(time, rating)`` of a player in a pool: where the last ``limit`` rated matches
         started from, then the rating after each, oldest first."""
-        with self.engine.connect() as conn:
+        with self._conn() as conn:
             rows = list(
                 conn.execute(
                     select(RatingChange.at, RatingChange.rating_before, RatingChange.rating_after)
@@ -382,7 +449,7 @@ class Standings:
         self, pool: str, *, min_matches: int = MIN_LEADERBOARD_MATCHES, limit: int = 100
     ) -> list[LeaderRow]:
         """The best-rated players of a pool with at least ``min_matches`` rated matches."""
-        with self.engine.connect() as conn:
+        with self._conn() as conn:
             rows = conn.execute(
                 select(User.name, Rating.rating, Rating.matches, Rating.wins, Rating.losses)
                 .join(User, User.id == Rating.user_id)
@@ -394,7 +461,7 @@ class Standings:
 
     def rating_changes(self, table_id: str) -> list[tuple[int, float, float]]:
         """``(user_id, before, after)`` of a table's rated match (empty: not rated)."""
-        with self.engine.connect() as conn:
+        with self._conn() as conn:
             rows = conn.execute(
                 select(RatingChange.user_id, RatingChange.rating_before, RatingChange.rating_after)
                 .where(RatingChange.table_id == table_id)
@@ -404,23 +471,41 @@ class Standings:
 
     def result_rated(self, table_id: str) -> bool | None:
         """Whether a table's result was rated (None: no result recorded)."""
-        with self.engine.connect() as conn:
+        with self._conn() as conn:
             value = conn.execute(select(Result.rated).where(Result.table_id == table_id)).scalar()
         return None if value is None else bool(value)
 
     def record_error_rates(self, table_id: str, errors: Sequence[float]) -> None:
-        """Keep both seats' error rates once a match is analysed."""
+        """Keep both seats' error rates once a match is analysed (a later analysis, at
+        another level, replaces them), and the players' totals with them."""
         with self.engine.begin() as conn:
+            row = conn.execute(
+                select(
+                    Result.user0,
+                    Result.user1,
+                    Result.kind0,
+                    Result.kind1,
+                    Result.error0,
+                    Result.error1,
+                )
+                .where(Result.table_id == table_id)
+                .with_for_update()
+            ).first()
+            if row is None:
+                return
             conn.execute(
                 update(Result)
                 .where(Result.table_id == table_id)
                 .values(error0=float(errors[0]), error1=float(errors[1]))
             )
-
-
-def _of_seat(seat0: Any, seat1: Any) -> Any:
-    """``seat0`` for a history row of seat 0, else ``seat1``."""
-    return case((History.seat == 0, seat0), else_=seat1)
+            seats = ((row.user0, row.kind0, row.error0), (row.user1, row.kind1, row.error1))
+            for seat, (uid, kind, old) in sorted(enumerate(seats), key=lambda s: s[1][0] or 0):
+                if uid is None or kind == "bot":
+                    continue
+                if old is None:
+                    _count(conn, uid, analysed=1, error_sum=float(errors[seat]))
+                else:
+                    _count(conn, uid, error_sum=float(errors[seat]) - float(old))
 
 
 def _history_row(r: Any) -> HistoryRow:

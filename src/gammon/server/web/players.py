@@ -79,10 +79,6 @@ async def _history(
 async def profile(request: Request) -> Response:
     """``/@/<name>``: a player's public page."""
     ctx = context_of(request)
-    name = request.path_params["name"]
-    user = await ctx.db.run(ctx.store.user_by_name, name[:40])
-    if user is None:
-        raise ServerError("not_found", "no such player")
     q = request.query_params
     variant = q.get("variant") or None
     if variant is not None and variant not in VARIANTS:
@@ -90,54 +86,46 @@ async def profile(request: Request) -> Response:
     outcome = q.get("result") or None
     if outcome is not None and outcome not in _OUTCOMES:
         raise ServerError("bad_message", "result is win or loss")
-    opponent_name = (q.get("opponent") or "").strip()[:40]
-    filters: dict[str, Any] = {"variant": variant, "outcome": outcome, "before": None}
-    opponent = None
-    if opponent_name:
-        opponent = await ctx.db.run(ctx.store.user_by_name, opponent_name)
-        # an unknown opponent matches nothing (no account has id 0)
-        filters["opponent_id"] = opponent.id if opponent is not None else 0
-    filters["before"] = _cursor(q.get("before"))
-    standings = _standings(request)
-    ratings = await ctx.db.run(standings.ratings, user.id)
-    record = await ctx.db.run(standings.record, user.id)
-    history, cursor = await _history(request, user.id, filters)
+    opponent = (q.get("opponent") or "").strip()[:40]
+    before = _cursor(q.get("before"))
+    found = await ctx.db.run(
+        lambda: _standings(request).profile(
+            request.path_params["name"][:40],
+            opponent=opponent or None,
+            variant=variant,
+            outcome=outcome,
+            before=before,
+            limit=PAGE + 1,
+        )
+    )
+    if found is None:
+        raise ServerError("not_found", "no such player")
+    rows = found.history
+    cursor = f"{rows[PAGE - 1].ended_at}.{rows[PAGE - 1].result_id}" if len(rows) > PAGE else None
     t = translator(lang_of(request))
     pools = []
-    for r in ratings:
-        series = await ctx.db.run(standings.rating_series, user.id, r.pool)
+    for r in found.ratings:
+        series = found.series[r.pool]
         title = f"{t('Rating')} · {t('pool.' + r.pool)}"
         desc = t("{n} rated matches: from {first} to {last}").format(
             n=len(series) - 1, first=round(series[0][1]), last=round(series[-1][1])
         )
-        pools.append(
-            {
-                "r": r,
-                "graph": rating_graph(series, title, desc, f"graph-{r.pool}") if series else "",
-            }
-        )
-    keep = {
-        k: v
-        for k, v in (("variant", variant), ("opponent", opponent_name), ("result", outcome))
-        if v
-    }
+        graph = rating_graph(series, title, desc, f"graph-{r.pool}") if series else ""
+        pools.append({"r": r, "graph": graph})
+    chosen = {"variant": variant or "", "opponent": opponent, "result": outcome or ""}
     return await render_page(
         request,
         "profile.html",
         {
-            "player": user,
+            "player": found,
             "pools": pools,
-            "record": record,
-            "history": history,
+            "record": found.record,
+            "history": [_row(r) for r in rows[:PAGE]],
             "next": cursor,
-            "filters": keep,
-            "chosen": {
-                "variant": variant or "",
-                "opponent": opponent_name,
-                "result": outcome or "",
-            },
+            "filters": {k: v for k, v in chosen.items() if v},
+            "chosen": chosen,
             "variants": sorted(VARIANTS),
-            "deep": filters["before"] is not None,
+            "deep": before is not None,
         },
     )
 

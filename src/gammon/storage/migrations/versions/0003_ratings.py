@@ -1,5 +1,5 @@
-"""Ratings: finished matches (results), each player's list of them, ratings per pool and
-every rating change.
+"""Ratings: finished matches (results), each player's list of them and totals, ratings per
+pool and every rating change.
 
 Revision ID: 0003
 Revises: 0002
@@ -29,7 +29,7 @@ def _user(name: str, constraint: str, *, primary: bool = False) -> sa.Column[int
 
 
 def upgrade() -> None:
-    """Create results, history, ratings and rating_changes with their indexes."""
+    """Create results, history, player_records, ratings and rating_changes, with indexes."""
     op.create_table(
         "results",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
@@ -75,6 +75,15 @@ def upgrade() -> None:
     ):
         op.create_index(name, "history", ["user_id", column, "ended_at", "result_id"])
     op.create_table(
+        "player_records",
+        _user("user_id", "fk_player_records_user", primary=True),
+        sa.Column("wins", sa.Integer(), nullable=False),
+        sa.Column("losses", sa.Integer(), nullable=False),
+        sa.Column("others", sa.Integer(), nullable=False),
+        sa.Column("analysed", sa.Integer(), nullable=False),
+        sa.Column("error_sum", sa.Float(), nullable=False),
+    )
+    op.create_table(
         "ratings",
         _user("user_id", "fk_ratings_user", primary=True),
         sa.Column("pool", sa.String(16), primary_key=True),
@@ -107,11 +116,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop the four tables."""
+    """Drop the five tables."""
     op.drop_index("ix_rating_changes_user_pool_at", table_name="rating_changes")
     op.drop_table("rating_changes")
     op.drop_index("ix_ratings_pool_rating", table_name="ratings")
     op.drop_table("ratings")
+    op.drop_table("player_records")
     for name in ("ix_history_outcome", "ix_history_opponent", "ix_history_variant"):
         op.drop_index(name, table_name="history")
     op.drop_table("history")
