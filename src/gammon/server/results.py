@@ -38,7 +38,7 @@ GNUBG_ANCHOR: Final = 1900.0
 #: benchmarks/bot_vs_gnubg.py) and turned into FIBS differences with the formula
 #: (docs/ratings.md, "The bots' ratings").
 BOT_RATINGS: Final[Mapping[str, float]] = MappingProxyType(
-    {"beginner": 1170.0, "intermediate": 1500.0, "expert": 1980.0, "world-class": 2100.0}
+    {"beginner": 1166.0, "intermediate": 1574.0, "expert": 1976.0, "world-class": 2015.0}
 )
 
 #: How a game ends without anyone deciding to end it.
