@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
-import secrets
 import sys
 import tempfile
 import threading
@@ -39,6 +38,7 @@ from gammon.server.run import bind
 from gammon.server.settings import Settings
 from gammon.storage import Database
 from seed_players import seed
+from server_load import postgres_schema
 
 
 @contextlib.contextmanager
@@ -138,21 +138,6 @@ def run(url: str, label: str, players: int, results: int, requests: int) -> None
             f"p95 {percentile(values, 0.95):6.1f} ms   ({len(values)} requests)",
             flush=True,
         )
-
-
-@contextlib.contextmanager
-def postgres_schema(base_url: str) -> Iterator[str]:
-    """A fresh schema in ``base_url``'s database, dropped afterwards."""
-    import psycopg
-
-    schema = f"gammon_bench_{secrets.token_hex(4)}"
-    with psycopg.connect(base_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{base_url}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def main(argv: list[str] | None = None) -> int:

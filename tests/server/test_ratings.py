@@ -38,6 +38,7 @@ from serverkit import (
     ServeProcess,
     play_move,
     postgres_schema,
+    start_pair,
     start_server,
     turn_of,
     wait_state,
@@ -63,18 +64,8 @@ def member(server: RunningServer) -> Player:
 
 def rated_pair(a: Player, b: Player, **options: Any) -> Pair:
     """``a`` creates a table (rated unless told), ``b`` sits, both connect; the match starts."""
-    table = a.create(**{"match_length": 1, "rated": True, **options})["id"]
-    wa = a.connect(table, seed="a")
-    r = b.sit(table, 1)
-    assert r.status_code == 200, r.text
-    wb = b.connect(table, seed="b")
-    for ws in (wa, wb):
-        wait_state(
-            ws, lambda s: s["match"] is not None and s["match"]["game"]["phase"] != "opening"
-        )
-    pair = Pair(table, (a, b), (wa, wb))
-    pair.settle()
-    return pair
+    seated = iter((a, b))
+    return start_pair(lambda: next(seated), **{"match_length": 1, "rated": True, **options})
 
 
 def resign(pair: Pair, level: int = 1) -> int:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -12,24 +10,8 @@ pytest.importorskip("sqlalchemy", reason="the storage tests need the server extr
 
 from gammon.match.ratings import RatedPlayer, rate
 from gammon.storage import Database, MatchResult, ResultSeat, Standings, Store, TableUpdate
-from serverkit import postgres_schema
 
 _tables = itertools.count(1)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    if request.param == "sqlite":
-        database = Database(f"sqlite:///{tmp_path / 'standings.db'}")
-        database.migrate()
-        yield database
-        database.close()
-        return
-    with postgres_schema() as url:
-        database = Database(url, pool_size=4)
-        database.migrate()
-        yield database
-        database.close()
 
 
 def finish(
