@@ -202,6 +202,13 @@ def test_casual_guest_bot_and_money_tables_are_not_rated(
         and "money sessions are never rated" in money.json()["error"]["message"]
     )
 
+    # the account page folds escrow lines (amount 0) into one row: money lines stand out
+    staked = guest.create(match_length=0, stake=1, cube_limit=2)["id"]
+    assert guest.post(f"/api/tables/{staked}/leave", {}).status_code == 200
+    account = guest.http.get("/account").text
+    assert re.search(r'<tr class="escrow" data-lines="2">', account)
+    assert account.count('<tr class="money">') == 1  # the starting balance
+
 
 def test_a_forfeit_before_any_move_is_not_rated_after_one_it_is_a_loss(
     server: RunningServer, members: Callable[[], Player], standings: Standings
@@ -374,5 +381,32 @@ def test_a_restart_mid_settlement_rates_once(
             second.stop()
     finally:
         db.close()
+        a.close()
+        b.close()
+
+
+def test_sigkill_as_a_rated_match_ends_then_restart_rates_once(tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path / 'kill.db'}"
+    first = ServeProcess("--database-url", db_url)
+    try:
+        a, b = member(first.server()), member(first.server())
+        pair = rated_pair(a, b)
+        resign(pair)
+        first.kill()  # right after the last action: the end may or may not be written yet
+    finally:
+        first.stop()
+    second = ServeProcess("--database-url", db_url)  # replays: ends the match if it must
+    db = Database(db_url)
+    try:
+        standings = Standings(db)
+        for _ in range(100):
+            if standings.rating_changes(pair.table):
+                break
+            threading.Event().wait(0.1)
+        assert len(standings.rating_changes(pair.table)) == 2
+        assert standings.result_rated(pair.table) is True
+    finally:
+        db.close()
+        second.stop()
         a.close()
         b.close()
