@@ -27,6 +27,10 @@ from typing import Any
 
 from gammon.match.ratings import RatedPlayer, rate, rating_pool
 from gammon.storage import Database
+from gammon.storage.models import History, Rating, RatingChange
+
+#: The tables whose secondary indexes are dropped while filling, then built again.
+_INDEXED = (History, Rating, RatingChange)
 
 #: The variants drawn for the matches, and their weights.
 _VARIANTS = (("standard", 80), ("nackgammon", 5), ("tavla", 5), ("portes", 5), ("plakoto", 5))
@@ -171,11 +175,20 @@ def seed(url: str, players: int, results: int, seed: int = 1) -> Seeded:
     db.migrate()
     done = Seeded(heavy="heavy")
     buffers: dict[str, list[Any]] = {name: [] for name in _COLUMNS}
+    # the secondary indexes are built once at the end (a sort), not row by row
+    indexes = [index for model in _INDEXED for index in model.__table__.indexes]
+    with db.engine.begin() as conn:
+        for index in indexes:
+            index.drop(conn)
     raw = db.engine.raw_connection()
     try:
         cursor = raw.cursor()
         if db.dialect == "sqlite":
             cursor.execute("PRAGMA synchronous=OFF")
+            cursor.execute("PRAGMA foreign_keys=OFF")
+            cursor.execute("PRAGMA cache_size=-1000000")  # 1 GB
+        else:
+            cursor.execute("SET maintenance_work_mem = '512MB'")
 
         def flush(name: str) -> None:
             rows = buffers[name]
@@ -210,6 +223,14 @@ def seed(url: str, players: int, results: int, seed: int = 1) -> Seeded:
                 )
             cursor.execute("SELECT setval(pg_get_serial_sequence('users', 'id'), %s)", (players,))
         raw.commit()
+    finally:
+        raw.close()
+    with db.engine.begin() as conn:
+        for index in indexes:
+            index.create(conn)
+    raw = db.engine.raw_connection()
+    try:
+        cursor = raw.cursor()
         if db.dialect == "postgresql":
             raw.autocommit = True  # type: ignore[attr-defined]
             cursor.execute("ANALYZE")
