@@ -281,5 +281,5 @@ class RatingChange(Base):
 
     __table_args__ = (
         UniqueConstraint("table_id", "user_id", name="uq_rating_changes_table_user"),
-        Index("ix_rating_changes_user_pool_at", "user_id", "pool", "at"),
+        Index("ix_rating_changes_user_pool_at", "user_id", "pool", "at", "id"),
     )

@@ -112,7 +112,9 @@ def upgrade() -> None:
         sa.Column("experience", sa.Integer(), nullable=False),
         sa.UniqueConstraint("table_id", "user_id", name="uq_rating_changes_table_user"),
     )
-    op.create_index("ix_rating_changes_user_pool_at", "rating_changes", ["user_id", "pool", "at"])
+    op.create_index(
+        "ix_rating_changes_user_pool_at", "rating_changes", ["user_id", "pool", "at", "id"]
+    )
 
 
 def downgrade() -> None:
