@@ -53,7 +53,7 @@ def rating_graph(points: Sequence[tuple[int, float]], title: str, desc: str, ide
     ident = escape(ident, quote=True)
     parts = [
         f'<svg class="rating-graph" role="img" aria-labelledby="{ident}-t {ident}-d" '
-        f'viewBox="0 0 {_W} {_H}" width="100%" preserveAspectRatio="none" '
+        f'viewBox="0 0 {_W} {_H}" width="100%" '
         f'xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{ident}-t">{escape(title)}</title>',
         f'<desc id="{ident}-d">{escape(desc)}</desc>',
@@ -63,7 +63,7 @@ def rating_graph(points: Sequence[tuple[int, float]], title: str, desc: str, ide
         parts.append(
             f'<line x1="{_PAD_X}" x2="{_W - _PAD_X}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
             'stroke="#d6dbe2" stroke-dasharray="4 4"/>'
-            f'<text x="4" y="{y(value) + 4:.1f}" font-size="12" fill="#5b6675">{value:.0f}</text>'
+            f'<text x="4" y="{y(value) + 4:.1f}" font-size="14" fill="#5b6675">{value:.0f}</text>'
         )
     parts.append(
         f'<polyline points="{path}" fill="none" stroke="#8a3b12" stroke-width="2" '
