@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from gammon.match.ratings import RatedPlayer, rate
+from gammon.server.analysis import analysis_available
 from gammon.server.results import BOT_RATINGS
 from gammon.storage import (
     ConflictError,
@@ -157,6 +158,14 @@ def test_a_rated_match_moves_both_ratings_by_the_formula_once(
     for link in ("", "/analysis", "/mat", "/verify"):
         assert f'href="/matches/{pair.table}{link}"' in page
     assert re.search(r'data-outcome="win"', page)
+    assert 'id="error-rate"' not in page  # nothing analysed yet
+    if analysis_available():
+        # the match's analysis keeps each player's error rate: the profile averages it
+        r = a.http.get(f"/api/tables/{pair.table}/analysis")
+        assert r.status_code == 200, r.text
+        mine = r.json()["totals"][1 - loser]["error_rate"]
+        page = httpx.get(f"{server.url}/@/{winner_name}", timeout=20).text
+        assert f'id="error-rate">{mine:.1f}<' in page
     # a second settlement of the same table is refused by the database itself
     seats = (ResultSeat(ids[0], a.name, "user"), ResultSeat(ids[1], b.name, "user"))
     again = MatchResult("standard", 3, seats, 1 - loser, (3, 0), True, "match_over")
