@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -25,22 +23,6 @@ from gammon.storage import (
     TableUpdate,
 )
 from gammon.storage.models import Base, User
-from serverkit import postgres_schema
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    if request.param == "sqlite":
-        database = Database(f"sqlite:///{tmp_path / 'store.db'}")
-        database.migrate()
-        yield database
-        database.close()
-        return
-    with postgres_schema() as url:
-        database = Database(url, pool_size=4)
-        database.migrate()
-        yield database
-        database.close()
 
 
 @pytest.fixture
@@ -49,7 +31,7 @@ def store(db: Database) -> Store:
 
 
 def test_migrations_build_exactly_the_models(db: Database) -> None:
-    assert db.schema_revision() == "0003"
+    assert db.schema_revision() == "0004"
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []

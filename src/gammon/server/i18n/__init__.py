@@ -3,7 +3,9 @@
 Templates write ``{{ t("Open tables") }}``; error messages stay in English (their
 ``code`` is what programs read), but those people see on the pages are translated
 (:func:`error_text`).  One module a language: :mod:`.en` (the English of the symbolic
-keys), :mod:`.fr` and :mod:`.it` (every page text); :mod:`.errors` holds the refusals.
+keys), :mod:`.fr` and :mod:`.it` (every page text); :mod:`.errors` holds the refusals;
+:mod:`.players` the texts of the players' pages (profiles, leaderboards, ratings) in
+every language, merged in here.
 
 >>> translator("fr")("Open tables")
 'Tables ouvertes'
@@ -15,19 +17,28 @@ keys), :mod:`.fr` and :mod:`.it` (every page text); :mod:`.errors` holds the ref
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
-from gammon.server.i18n import fr, it
-from gammon.server.i18n.en import ENGLISH
-from gammon.server.i18n.errors import ERRORS
+from gammon.server.i18n import en, errors, fr, it
+from gammon.server.i18n.players import PLAYER_ENGLISH, PLAYER_ERRORS, PLAYER_MESSAGES
 
 __all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "translator"]
 
 LANGUAGES: Final = ("en", "fr", "it")
 
+#: The English of the symbolic keys (``variant.standard``, ``pool.backgammon``...).
+ENGLISH: Final[dict[str, str]] = {**en.ENGLISH, **PLAYER_ENGLISH}
 #: For each language but English, every page text (the English text is the key).
-MESSAGES: Final[dict[str, dict[str, str]]] = {"fr": fr.PAGES, "it": it.PAGES}
+MESSAGES: Final[dict[str, dict[str, str]]] = {
+    "fr": {**fr.PAGES, **PLAYER_MESSAGES["fr"]},
+    "it": {**it.PAGES, **PLAYER_MESSAGES["it"]},
+}
+#: The refusals people see, as (English pattern, translations).
+ERRORS: Final[tuple[tuple[re.Pattern[str], dict[str, str]], ...]] = errors.ERRORS + tuple(
+    (re.compile(pattern), texts) for pattern, texts in PLAYER_ERRORS
+)
 
 
 def translator(lang: str) -> Callable[[str], str]:

@@ -9,6 +9,7 @@ foreign ``Origin`` is refused as well.
 - :mod:`~gammon.server.web.rematch`: rematches;
 - :mod:`~gammon.server.web.matches`: a match's record, log, ``.mat`` and analysis;
 - :mod:`~gammon.server.web.imports`: a match file uploaded by a player, and its analysis;
+- :mod:`~gammon.server.web.players`: profiles, leaderboards, the account's history;
 - :mod:`~gammon.server.web.api`: the JSON API;
 - :mod:`~gammon.server.web.errors`: error responses.
 """
@@ -55,6 +56,7 @@ from gammon.server.web.pages import (
     verify_page,
     watch,
 )
+from gammon.server.web.players import player_routes
 from gammon.server.web.rematch import api_rematch, rematch, rematch_id
 
 __all__ = ["exception_handlers", "match_record", "rematch_id", "routes"]
@@ -95,4 +97,5 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}/analysis", api_analysis, methods=["GET"]),
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),
         *import_routes(),
+        *player_routes(),
     ]

@@ -24,6 +24,7 @@ from gammon.server.web.common import (
     may_create,
     render_page,
 )
+from gammon.server.web.players import keep_error_rates
 
 __all__ = [
     "analysis_page",
@@ -154,6 +155,7 @@ async def _analysis(request: Request) -> tuple[TableActor, str, dict[str, Any]]:
     if found is None:
         may_create(request)  # seconds of CPU: rationed like creating a table
         found = await ctx.analysis.analyse(table_id, level, write_log(match_record(actor)))
+        await keep_error_rates(ctx, table_id, found)
     return actor, level, found
 
 
