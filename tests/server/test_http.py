@@ -220,6 +220,7 @@ def test_create_table_form_reads_every_option(server: RunningServer) -> None:
             "draw_last_roll": True,
             "first_move": "alternate",
             "clock": {"delay": 5.0, "reserve_base": 30.0, "reserve_per_point": 10.0},
+            "rated": False,
         }
         assert table["private"] is True and table["seats"][1] is not None
         assert table["id"] not in web.get("/").text  # private: not listed

@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 from gammon import VARIANTS
+from gammon.match.ratings import POOLS
 from gammon.match.state import EndReason
 from gammon.server.analysis import ANALYSIS_LEVELS
 from gammon.server.bots import BOT_LEVELS
@@ -61,6 +62,7 @@ NAMES = {
     "reason": ["closed", "left", "match_over", "timeout", "idle", "balance"],
     "how": list(get_args(EndReason)),
     "mark": ["none", "doubtful", "error", "blunder"],
+    "pool": list(POOLS),
 }
 
 
@@ -197,6 +199,8 @@ def test_pages_in_french_and_italian_show_no_english(server: RunningServer, lang
             "signup": web.get("/signup"),
             "signin": web.get("/signin"),
             "account": web.get("/account"),
+            "leaderboard": web.get("/leaderboard"),
+            "profile": web.get(f"/@/{web.get('/api/session').json()['user']['name']}"),
             "match": web.get(f"/matches/{table}"),
             "table": web.get(f"/table/{table}"),
             "bad form": web.post(
@@ -318,6 +322,11 @@ def test_a_finished_match_page_names_how_each_game_ended(
     for lang in ("fr", "it"):
         page = httpx.get(f"{server.url}/matches/{pair.table}?lang={lang}", timeout=20).text
         assert not _untranslated(page, lang), _untranslated(page, lang)
+        # the players' profiles list the match (issue #17), in the language too
+        name = pair.players[0].name
+        profile = httpx.get(f"{server.url}/@/{name}?lang={lang}", timeout=20).text
+        assert f'data-table="{pair.table}"' in profile
+        assert not _untranslated(profile, lang), _untranslated(profile, lang)
         t = translator(lang)
         for key in ("how.resign", "status.finished", "reason.match_over"):
             assert t(key) in unescape(page), (lang, key)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -25,22 +23,6 @@ from gammon.storage import (
     TableUpdate,
 )
 from gammon.storage.models import Base, User
-from serverkit import postgres_schema
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    if request.param == "sqlite":
-        database = Database(f"sqlite:///{tmp_path / 'store.db'}")
-        database.migrate()
-        yield database
-        database.close()
-        return
-    with postgres_schema() as url:
-        database = Database(url, pool_size=4)
-        database.migrate()
-        yield database
-        database.close()
 
 
 @pytest.fixture

@@ -101,6 +101,9 @@ class TableOptions:
     draw_last_roll: bool = False
     first_move: FirstMove = "rolloff"
     clock: ClockSettings | None = None
+    #: A rated match (docs/ratings.md): a match of at least 1 point between two
+    #: signed-in accounts; money sessions are never rated.
+    rated: bool = False
 
     def __post_init__(self) -> None:
         def need(cond: bool, message: str) -> None:
@@ -121,7 +124,7 @@ class TableOptions:
             self.match_length <= 255, f"match_length {self.match_length} is too long (at most 255)"
         )
         need(self.stake <= MAX_STAKE, f"stake {self.stake} is too large (at most {MAX_STAKE})")
-        for name in ("cube", "crawford", "jacoby", "beaver", "raccoon", "draw_last_roll"):
+        for name in ("cube", "crawford", "jacoby", "beaver", "raccoon", "draw_last_roll", "rated"):
             need(type(getattr(self, name)) is bool, f"{name} must be true or false")
         need(
             self.end_setting in get_args(EndSetting),
@@ -167,6 +170,10 @@ class TableOptions:
                 f"automatic doubles are a money-play option; refused in a {self.match_length}-point match",
             )
             need(not self.stake, "stakes are per point of a money session; a match has none")
+        need(
+            not self.rated or self.is_match,
+            "only a match of at least 1 point is rated; money sessions are never rated",
+        )
         if self.stake:
             need(
                 not self.cube or self.cube_limit is not None,

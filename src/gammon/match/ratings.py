@@ -20,18 +20,44 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
+from gammon.variants import VARIANTS
+
 __all__ = [
+    "BACKGAMMON_POOL",
+    "POOLS",
     "START_RATING",
     "RatedPlayer",
     "RatingChange",
     "experience_factor",
     "rate",
+    "rating_pool",
     "upset_probability",
     "win_probability",
 ]
 
 #: The rating of a player who has not played a rated match yet.
 START_RATING: Final = 1500.0
+
+#: The pool of backgammon itself: the games with backgammon's rules, whatever the start.
+BACKGAMMON_POOL: Final = "backgammon"
+#: The variants rated in the backgammon pool: the same rules, only the start differs.
+_BACKGAMMON_RULES: Final = frozenset({"standard", "nackgammon"})
+
+
+def rating_pool(variant: str) -> str:
+    """The rating pool of a variant: ``backgammon`` for the games with backgammon's own
+    rules (standard and nackgammon), else the variant's own name (docs/ratings.md, "Pools").
+
+    >>> rating_pool("standard"), rating_pool("nackgammon"), rating_pool("tavla")
+    ('backgammon', 'backgammon', 'tavla')
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}")
+    return BACKGAMMON_POOL if variant in _BACKGAMMON_RULES else variant
+
+
+#: Every rating pool, backgammon first.
+POOLS: Final = tuple(dict.fromkeys(rating_pool(v) for v in ("standard", *sorted(VARIANTS))))
 
 
 @dataclass(frozen=True, slots=True)

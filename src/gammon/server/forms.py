@@ -35,7 +35,15 @@ from gammon.variants import VARIANTS
 
 __all__ = ["BOOLEAN_OPTIONS", "table_request"]
 
-BOOLEAN_OPTIONS: Final = ("cube", "crawford", "jacoby", "beaver", "raccoon", "draw_last_roll")
+BOOLEAN_OPTIONS: Final = (
+    "cube",
+    "crawford",
+    "jacoby",
+    "beaver",
+    "raccoon",
+    "draw_last_roll",
+    "rated",
+)
 _INT_OPTIONS: Final = ("match_length", "stake", "automatic_doubles")
 _TEXT_OPTIONS: Final = ("variant", "end_setting", "first_move")
 _EXTRA: Final = frozenset(

@@ -23,6 +23,7 @@ from gammon.server.bots import BOT_LEVELS, BotRunner, bots_available
 from gammon.server.bus import Bus
 from gammon.server.connection import dumps
 from gammon.server.protocol import ServerError
+from gammon.server.results import check_rated_seat
 from gammon.server.settings import Settings
 from gammon.server.table import TableState
 from gammon.storage import Database, Store, UserRow
@@ -182,7 +183,9 @@ class Hub:
     async def create_table(self, user: UserRow, request: TableRequest) -> TableState:
         """Create a table, seat its creator (and a bot), and return its state."""
         options = request.options
+        check_rated_seat(options, "guest" if user.guest else "user")
         if request.opponent == "bot":
+            check_rated_seat(options, "bot")
             if request.bot_level not in BOT_LEVELS:
                 raise ServerError(
                     "bad_message", f"bot_level must be one of {', '.join(BOT_LEVELS)}"

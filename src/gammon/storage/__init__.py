@@ -10,6 +10,14 @@ replaying it.  Imported match files are kept in ``imports``
 from gammon.storage.analyses import Analyses
 from gammon.storage.db import Database, normalize_url
 from gammon.storage.imports import ImportLimitError, ImportListing, ImportPage, ImportRow, Imports
+from gammon.storage.standings import (
+    HistoryRow,
+    LeaderRow,
+    MatchResult,
+    RatingRow,
+    ResultSeat,
+    Standings,
+)
 from gammon.storage.store import (
     ConflictError,
     EntryRow,
@@ -27,14 +35,20 @@ __all__ = [
     "ConflictError",
     "Database",
     "EntryRow",
+    "HistoryRow",
     "ImportLimitError",
     "ImportListing",
     "ImportPage",
     "ImportRow",
     "Imports",
     "InsufficientFundsError",
+    "LeaderRow",
     "LedgerLine",
+    "MatchResult",
+    "RatingRow",
+    "ResultSeat",
     "SessionInfo",
+    "Standings",
     "Store",
     "TableRow",
     "TableUpdate",

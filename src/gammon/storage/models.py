@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -18,7 +19,21 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Analysis", "Base", "Entry", "Import", "Ledger", "SessionToken", "Table", "User"]
+__all__ = [
+    "Analysis",
+    "Base",
+    "Entry",
+    "History",
+    "Import",
+    "Ledger",
+    "PlayerRecord",
+    "Rating",
+    "RatingChange",
+    "Result",
+    "SessionToken",
+    "Table",
+    "User",
+]
 
 
 class Base(DeclarativeBase):
@@ -161,6 +176,145 @@ class Import(Base):
     summary: Mapped[str] = mapped_column(Text, nullable=False)
 
     __table_args__ = (Index("ix_imports_owner_uploaded", "owner_id", "uploaded_at"),)
+
+
+class Result(Base):
+    """One finished match or session (a table that started), written with its ``end`` entry."""
+
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(16), nullable=False)
+    variant: Mapped[str] = mapped_column(String(16), nullable=False)
+    #: The rating pool of the variant (``gammon.match.ratings.rating_pool``).
+    pool: Mapped[str] = mapped_column(String(16), nullable=False)
+    #: 0 for a money session.
+    match_length: Mapped[int] = mapped_column(Integer, nullable=False)
+    user0: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("users.id", ondelete="SET NULL", name="fk_results_user0")
+    )
+    user1: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("users.id", ondelete="SET NULL", name="fk_results_user1")
+    )
+    #: The seats' names and kinds (``user``, ``guest``, ``bot``) when the table ended.
+    name0: Mapped[str] = mapped_column(String(40), nullable=False)
+    name1: Mapped[str] = mapped_column(String(40), nullable=False)
+    kind0: Mapped[str] = mapped_column(String(8), nullable=False)
+    kind1: Mapped[str] = mapped_column(String(8), nullable=False)
+    #: The seat that won the match, or None (a money session, a table closed early).
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score0: Mapped[int] = mapped_column(Integer, nullable=False)
+    score1: Mapped[int] = mapped_column(Integer, nullable=False)
+    rated: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    ended_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    #: The ``end`` entry's reason (match_over, left, idle, timeout, balance, closed).
+    reason: Mapped[str] = mapped_column(String(16), nullable=False)
+    #: Each seat's error rate (mEMG per decision) once the match has been analysed.
+    error0: Mapped[float | None] = mapped_column(Float, nullable=True)
+    error1: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+    __table_args__ = (UniqueConstraint("table_id", name="uq_results_table"),)
+
+
+class History(Base):
+    """A result as one player's match list sees it: one row per account at the table.
+
+    The key leads with the user and the end time, so a profile's list is read in order
+    and paginated by ``(ended_at, result_id)``; each filter has its own such index.
+    """
+
+    __tablename__ = "history"
+
+    user_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("users.id", ondelete="CASCADE", name="fk_history_user"),
+        primary_key=True,
+    )
+    ended_at: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    result_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("results.id", ondelete="CASCADE", name="fk_history_result"),
+        primary_key=True,
+    )
+    seat: Mapped[int] = mapped_column(Integer, nullable=False)
+    variant: Mapped[str] = mapped_column(String(16), nullable=False)
+    #: The other seat's account (None: a bot).
+    opponent_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: ``win``, ``loss`` or ``none`` (a money session, a table closed before a winner).
+    outcome: Mapped[str] = mapped_column(String(8), nullable=False)
+
+    __table_args__ = (
+        Index("ix_history_variant", "user_id", "variant", "ended_at", "result_id"),
+        Index("ix_history_opponent", "user_id", "opponent_id", "ended_at", "result_id"),
+        Index("ix_history_outcome", "user_id", "outcome", "ended_at", "result_id"),
+    )
+
+
+class PlayerRecord(Base):
+    """A player's totals over their match list, kept with each result (a profile reads
+    one row, however many matches the player has)."""
+
+    __tablename__ = "player_records"
+
+    user_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("users.id", ondelete="CASCADE", name="fk_player_records_user"),
+        primary_key=True,
+    )
+    wins: Mapped[int] = mapped_column(Integer, nullable=False)
+    losses: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: Money sessions and tables that ended without a winner.
+    others: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: Analysed matches, and the sum of the player's error rates in them.
+    analysed: Mapped[int] = mapped_column(Integer, nullable=False)
+    error_sum: Mapped[float] = mapped_column(Float, nullable=False)
+
+
+class Rating(Base):
+    """A player's rating in one pool (docs/ratings.md)."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("users.id", ondelete="CASCADE", name="fk_ratings_user"),
+        primary_key=True,
+    )
+    pool: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float, nullable=False)
+    #: The total length of the player's rated matches in the pool (the formula's experience).
+    experience: Mapped[int] = mapped_column(Integer, nullable=False)
+    matches: Mapped[int] = mapped_column(Integer, nullable=False)
+    wins: Mapped[int] = mapped_column(Integer, nullable=False)
+    losses: Mapped[int] = mapped_column(Integer, nullable=False)
+    updated_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+
+    __table_args__ = (Index("ix_ratings_pool_rating", "pool", "rating"),)
+
+
+class RatingChange(Base):
+    """One player's rating change in one rated match: at most one per table and player."""
+
+    __tablename__ = "rating_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(16), nullable=False)
+    user_id: Mapped[int] = mapped_column(
+        Integer,
+        ForeignKey("users.id", ondelete="CASCADE", name="fk_rating_changes_user"),
+        nullable=False,
+    )
+    pool: Mapped[str] = mapped_column(String(16), nullable=False)
+    at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    rating_before: Mapped[float] = mapped_column(Float, nullable=False)
+    rating_after: Mapped[float] = mapped_column(Float, nullable=False)
+    #: The player's experience after the match.
+    experience: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    __table_args__ = (
+        UniqueConstraint("table_id", "user_id", name="uq_rating_changes_table_user"),
+        Index("ix_rating_changes_user_pool_at", "user_id", "pool", "at", "id"),
+    )
 
 
 class Analysis(Base):

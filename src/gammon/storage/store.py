@@ -35,6 +35,7 @@ from gammon.storage.analyses import Analyses
 from gammon.storage.db import Database
 from gammon.storage.imports import Imports
 from gammon.storage.models import Entry, Ledger, SessionToken, Table, User
+from gammon.storage.standings import MatchResult, record_result
 
 __all__ = [
     "ConflictError",
@@ -141,7 +142,9 @@ class TableUpdate:
     into escrow, only if the user's balance not yet held covers it (else
     :class:`InsufficientFundsError` and nothing is written); a negative one gives
     escrow back.  Rows are locked in user-id order, so two settlements between the
-    same users never deadlock.
+    same users never deadlock.  ``outcome`` (with the ``end`` entry) records the
+    table's result and, for a rated match, both ratings
+    (:func:`gammon.storage.standings.record_result`).
     """
 
     status: str | None = None
@@ -151,6 +154,7 @@ class TableUpdate:
     result: str | None = None
     ledger: tuple[tuple[int, int, str, int | None], ...] = field(default=())
     holds: tuple[tuple[int, int, int | None], ...] = field(default=())
+    outcome: MatchResult | None = None
 
 
 def _user(row: Any) -> UserRow:
@@ -429,6 +433,8 @@ class Store:
                     {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": at},
                 )
                 _settle(conn, table_id, at, change)
+                if change.outcome is not None:
+                    record_result(conn, table_id, at, change.outcome)
         except IntegrityError:
             raise ConflictError(f"table {table_id} already has entry {seq}") from None
 

@@ -41,6 +41,7 @@ from gammon.server.auth import now_ms
 from gammon.server.connection import Connection, dumps
 from gammon.server.journal import EntryKind
 from gammon.server.protocol import ClientMessage, ServerError
+from gammon.server.results import match_result
 from gammon.server.table import TableState, initial_state, reduce
 from gammon.server.views import moves_payload
 from gammon.storage import ConflictError, TableUpdate
@@ -95,7 +96,8 @@ _Command = _Join | _Part | _Message | _Call | _Drive | _Remote
 def _update(
     old: TableState, new: TableState, kind: str, data: dict[str, Any], at: int
 ) -> TableUpdate:
-    """What the database stores besides the entry: the listing cache, ledger, holds."""
+    """What the database stores besides the entry: the listing cache, ledger, holds, and
+    with the ``end`` entry the table's result and ratings (in the same transaction)."""
     ledger: list[tuple[int, int, str, int | None]] = []
     game = None
     if old.match is not None and new.match is not None:
@@ -121,6 +123,7 @@ def _update(
         result=dumps(data) if kind == "end" else None,
         ledger=tuple(ledger),
         holds=tuple(holds),
+        outcome=match_result(new, data) if kind == "end" else None,
     )
 
 

@@ -16,6 +16,7 @@ from gammon.match import Abandon, action_to_dict
 from gammon.server.actor.host import Record, Table, loaded
 from gammon.server.actor.seeds import Seeds
 from gammon.server.protocol import ServerError
+from gammon.server.results import check_rated_seat
 from gammon.server.table import escrow_due, is_fresh_game
 from gammon.storage import ConflictError, InsufficientFundsError, UserRow
 
@@ -40,6 +41,7 @@ class Seating:
             raise ServerError("already_seated", "you already sit at this table")
         if state.status != "waiting" or state.seats[seat] is not None:
             raise ServerError("seat_taken", f"seat {seat} is taken")
+        check_rated_seat(state.options, "guest" if user.guest else "user")
         data: dict[str, Any] = {
             "seat": seat,
             "name": user.name,
@@ -69,6 +71,7 @@ class Seating:
         state = loaded(self._table)
         if state.status != "waiting" or state.seats[seat] is not None:
             raise ServerError("seat_taken", f"seat {seat} is taken")
+        check_rated_seat(state.options, "bot")
         data = {
             "seat": seat,
             "name": f"gammon-bot ({level})",

@@ -10,6 +10,7 @@ foreign ``Origin`` is refused as well.
 - :mod:`~gammon.server.web.matches`: a match's record, log and ``.mat``;
 - :mod:`~gammon.server.web.analysis`: the analysis board, the analysis and its progress;
 - :mod:`~gammon.server.web.imports`: a match file uploaded by a player, and its analysis;
+- :mod:`~gammon.server.web.players`: profiles, leaderboards, the account's history;
 - :mod:`~gammon.server.web.api`: the JSON API;
 - :mod:`~gammon.server.web.errors`: error responses.
 """
@@ -60,6 +61,7 @@ from gammon.server.web.pages import (
     verify_page,
     watch,
 )
+from gammon.server.web.players import player_routes
 from gammon.server.web.rematch import api_rematch, rematch, rematch_id
 
 __all__ = ["exception_handlers", "match_record", "rematch_id", "routes"]
@@ -102,4 +104,5 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}/analysis/progress", api_analysis_progress, methods=["GET"]),
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),
         *import_routes(),
+        *player_routes(),
     ]

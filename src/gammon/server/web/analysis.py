@@ -41,6 +41,7 @@ from gammon.server.web.common import (
     table_listing,
 )
 from gammon.server.web.matches import match_record
+from gammon.server.web.players import keep_error_rates
 
 __all__ = [
     "analysis_page",
@@ -171,6 +172,7 @@ async def api_analysis(request: Request) -> Response:
         if ctx.analysis.progress(state.id, level)["status"] == "none":
             may_create(request)  # seconds of CPU: rationed like creating a table
         data = await ctx.analysis.analyse(state.id, level, write_log(match_record(actor)))
+        await keep_error_rates(ctx, state.id, data)  # for the players' profiles
     return JSONResponse(data)
 
 

@@ -22,7 +22,6 @@ from gammon.server.web.common import (
     client_address,
     context_of,
     form_text,
-    format_time,
     lobby_tables,
     may_create,
     need_session,
@@ -33,6 +32,7 @@ from gammon.server.web.common import (
     set_session_cookie,
     user_or_guest,
 )
+from gammon.server.web.players import account_extras, group_ledger
 from gammon.storage import ConflictError
 
 __all__ = [
@@ -79,6 +79,7 @@ FORM_DEFAULTS: Final[dict[str, str | bool]] = {
     "opponent": "human",
     "bot_level": "intermediate",
     "private": False,
+    "rated": False,
 }
 
 
@@ -222,7 +223,8 @@ async def account(request: Request) -> Response:
         "account.html",
         {
             "account": user,
-            "ledger": [{"line": line, "when": format_time(line.at)} for line in lines],
+            "ledger": group_ledger(lines),
+            **await account_extras(request, session.user.id),
         },
     )
 

@@ -71,6 +71,7 @@ export function renderInfo(page) {
   if (o.automatic_doubles) opts.push(t("opt.auto_doubles", { n: o.automatic_doubles }));
   if (o.end_setting && o.end_setting !== "cox") opts.push(t(`opt.end.${o.end_setting}`));
   if (o.draw_last_roll) opts.push(t("opt.draw_last_roll"));
+  if (o.rated) opts.push(t("opt.rated"));
   if (o.first_move && o.first_move !== "rolloff") opts.push(t(`opt.first.${o.first_move}`));
   if (o.clock) opts.push(t("opt.clock", { delay: o.clock.delay, base: o.clock.reserve_base, per: o.clock.reserve_per_point }));
   if (st.table.private) opts.push(t("opt.private"));

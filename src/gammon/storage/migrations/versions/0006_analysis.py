@@ -1,7 +1,7 @@
 """Finished match analyses, kept so that a second visit is instant (and survives a restart).
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0004
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
