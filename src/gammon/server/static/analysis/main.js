@@ -6,6 +6,7 @@
 
 import { BoardView } from "../game/board.js";
 import { drawGraph, graphSize, moveCursor } from "./graph.js";
+import { stepText } from "./format.js";
 import { clampStep, joinAnalysis, markedSteps, stepForKey } from "./nav.js";
 import { renderDecision, renderMoves, renderSummary, showCurrent } from "./panels.js";
 
@@ -93,6 +94,7 @@ function go(n) {
   current = clampStep(n, steps.length);
   const step = steps[current];
   board.render(model(step));
+  board.setTitle(`${say("Game")} ${step.g}: ${step.p === null || step.kind === "start" ? "" : `${boot.players[step.p]} `}${stepText(step, say)}`);
   root.dataset.step = String(current);
   showCurrent(list, current);
   renderDecision(box, step, infos[current], boot.players, analysis !== null, say);
