@@ -527,6 +527,36 @@ def test_cli_errors(tmp_path: Path) -> None:
         run(parse(str(tmp_path / "missing.jsonl")))
 
 
+def test_a_variant_off_the_backgammon_board_is_refused_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from gammon.bots.analysis import NotAnalysableError, analyse_match, can_analyse
+    from gammon.bots.analysis.cli import NOT_ANALYSABLE
+    from gammon.cli import main
+
+    plakoto = str(DATA / "analysis" / "plakoto-1.jsonl")
+    assert main(["analyse", plakoto, "--no-progress"]) == NOT_ANALYSABLE == 3
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "gammon analyse: plakoto matches cannot be analysed yet: the analysis judges the games "
+        "played on the backgammon board (standard, nackgammon, hypergammon, caucasian, tavla, "
+        "portes).\n"
+    )
+    assert [v for v in ("tavla", "portes", "plakoto", "fevga") if can_analyse(v)] == [
+        "tavla",
+        "portes",
+    ]
+    with pytest.raises(NotAnalysableError):
+        analyse_match(load_record(plakoto))
+    # tavla and portes are analysed (the same board; no cube in these variants)
+    portes = Analyzer("expert", threads=1).analyse(
+        load_record(DATA / "analysis" / "portes-3.jsonl")
+    )
+    assert portes.variant == "portes" and portes.decisions
+    assert all(d.kind == "checker" for d in portes.decisions)
+
+
 def test_report_lists_the_worst_first(analysis: MatchAnalysis) -> None:
     text = format_report(analysis, top=2)
     assert "The 2 biggest errors:" in text

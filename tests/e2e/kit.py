@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - depends on the dev extra
     playwright_api = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Locator, Page
 
 CI = bool(os.environ.get("CI"))
 #: Viewports every page-level test runs at.
@@ -404,6 +404,18 @@ def confirm(page: Page, action: str) -> None:
     """Click an action button, then Confirm in the prompt it opens."""
     page.locator(f"[data-action={action}]").click()
     page.locator("[data-testid=prompt] [data-action=confirm]").click()
+
+
+def resign_the_match(page: Page) -> Locator:
+    """Resign a backgammon on our first turn of a 1-point match (the bot accepts): the match is
+    over; returns the end-of-match panel, shown."""
+    page.locator("[data-action=resign]").click()
+    page.locator("[data-testid=resign-menu] [data-action=resign-3]").click()
+    page.locator("[data-testid=prompt]", has_text="backgammon").wait_for()
+    page.locator("[data-testid=prompt] [data-action=confirm]").click()
+    over = page.locator("[data-testid=over]")
+    over.wait_for(state="visible")
+    return over
 
 
 def drag_step(page: Page) -> tuple[int, int]:

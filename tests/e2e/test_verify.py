@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from e2e.kit import Browse, GammonServer, confirm, create_table, shot, sign_up
+from e2e.kit import Browse, GammonServer, confirm, create_table, resign_the_match, shot, sign_up
 from gammon.match.fairdice import VerifiableDice
 
 pytestmark = pytest.mark.e2e
@@ -55,16 +55,12 @@ def test_resign_then_verify_real_pasted_and_uploaded_logs(
     table = create_table(page, opponent="bot", bot_level="beginner", match_length=1, cube=False)
 
     # resign a backgammon on our first turn: the bot accepts, the match is over
-    page.locator("[data-action=resign]").click()
-    page.locator("[data-testid=resign-menu] [data-action=resign-3]").click()
-    expect(page.locator("[data-testid=prompt]")).to_contain_text("backgammon")
-    page.locator("[data-testid=prompt] [data-action=confirm]").click()
-    over = page.locator("[data-testid=over]")
+    over = resign_the_match(page)
     expect(over).to_be_visible()
     expect(page.locator("[data-testid=moves]")).to_contain_text("offers to resign (backgammon)")
     expect(page.locator("[data-testid=moves]")).to_contain_text("accepts the resignation")
 
-    # the finished match's analysis, from its record page (server-rendered, no script)
+    # the finished match's analysis board, from its record page
     page.goto(f"/matches/{table}")
     page.locator("#analyse").click()
     expect(page.locator("#totals")).to_contain_text(me)

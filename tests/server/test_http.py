@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Callable
@@ -366,12 +367,12 @@ def test_a_finished_match_is_analysed(players: Make) -> None:
     assert f'href="/matches/{pair.table}/analysis"' in page.text
     html = a.http.get(f"/matches/{pair.table}/analysis", params={"lang": "fr"})
     assert html.status_code == 200
-    assert 'id="totals"' in html.text and "<svg" in html.text and "Résultat corrigé" in html.text
-    # the biggest errors come with their positions, drawn in SVG
-    lost = [d for g in data["games"] for d in g["decisions"] if d["error"] > 0]
-    assert html.text.count('<figure class="decision">') == min(10, len(lost))
-    if lost:
-        assert 'class="checker player"' in html.text
+    # the analysis board: the stored analysis is in the page, with its French texts
+    found = re.search(r'id="ab-analysis">(.*?)</script>', html.text)
+    assert found and json.loads(found.group(1)) == data
+    assert 'id="ab-board"' in html.text and "Résultat corrigé de la chance" in html.text
+    replay = a.http.get(f"/api/tables/{pair.table}/replay").json()
+    assert [s["kind"] for s in replay][:2] == ["start", "move"]
     r = a.http.get(f"/api/tables/{pair.table}/analysis", params={"level": "grandmaster"})
     assert r.status_code == 400 and "level must be expert or world-class" in r.text
     assert a.http.get("/api/tables/nosuchtable/analysis").status_code == 404

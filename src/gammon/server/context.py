@@ -102,7 +102,7 @@ class Context:
         self._auth = Auth(db, self._store, settings)
         self._bus = make_bus(settings.redis_url)
         self._bots = BotRunner(settings.bot_workers)
-        self._analysis = AnalysisRunner(settings.bot_workers)
+        self._analysis = AnalysisRunner(settings.bot_workers, db, self._store)
         self._hub = Hub(settings, db, self._store, self._bus, self._bots)
         await self._hub.start()
         log.info(

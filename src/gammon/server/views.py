@@ -16,7 +16,14 @@ from gammon.position import Position
 from gammon.server.table import TableState, clock_deadline
 from gammon.variants import get_variant
 
-__all__ = ["MOVES_LIMIT", "entry_view", "moves_payload", "state_view", "table_summary"]
+__all__ = [
+    "MOVES_LIMIT",
+    "entry_view",
+    "moves_payload",
+    "seat_boards",
+    "state_view",
+    "table_summary",
+]
 
 #: Above this many legal moves (an acey-deucey 1-2 followed by a double of the player's
 #: choice gives thousands, megabytes of JSON) ``moves`` is sent as null with
@@ -24,13 +31,32 @@ __all__ = ["MOVES_LIMIT", "entry_view", "moves_payload", "state_view", "table_su
 MOVES_LIMIT: Final = 1000
 
 
+def seat_boards(
+    position: Position, turn: int
+) -> tuple[list[list[int]], list[list[int]] | None, list[int] | None]:
+    """A position seen from seat ``turn`` as the clients draw it: each seat's checkers in its
+    own numbering (index 0 borne off, 25 the bar), plakoto's pinned checkers (the points, per
+    seat) and acey-deucey's checkers still to enter (per seat); the last two ``None`` on the
+    backgammon board."""
+    own = [list(position.player), list(position.opponent)]
+    pinned: list[list[int]] | None = None
+    waiting: list[int] | None = None
+    if position.variant.family != "board":
+        pinned = [[p for p in range(1, 25) if mask >> p & 1] for mask in position.pinned]
+        waiting = list(position.waiting)
+    if turn == 1:
+        own.reverse()
+        if pinned is not None and waiting is not None:
+            pinned.reverse()
+            waiting.reverse()
+    return own, pinned, waiting
+
+
 def _board(match: MatchState) -> tuple[list[list[int]], list[int], str]:
     g = match.game
     pos = g.position
     turn = g.turn if g.turn is not None else 0
-    own = [list(pos.player), list(pos.opponent)]
-    if turn == 1:
-        own.reverse()
+    own = seat_boards(pos, turn)[0]
     pips = list(pos.pip_count())
     if turn == 1:
         pips.reverse()
@@ -38,18 +64,10 @@ def _board(match: MatchState) -> tuple[list[list[int]], list[int], str]:
 
 
 def _pins_and_waiting(match: MatchState) -> tuple[list[list[int]] | None, list[int] | None]:
-    """Plakoto's pinned checkers (the points, per seat, in that seat's own numbering) and
-    acey-deucey's checkers still to enter (per seat); ``None`` on the backgammon board."""
+    """Plakoto's pinned checkers and acey-deucey's checkers still to enter (see
+    :func:`seat_boards`); ``None`` on the backgammon board."""
     g = match.game
-    pos = g.position
-    if pos.variant.family == "board":
-        return None, None
-    turn = g.turn if g.turn is not None else 0
-    pinned = [[p for p in range(1, 25) if mask >> p & 1] for mask in pos.pinned]
-    waiting = list(pos.waiting)
-    if turn == 1:
-        pinned.reverse()
-        waiting.reverse()
+    _own, pinned, waiting = seat_boards(g.position, g.turn if g.turn is not None else 0)
     return pinned, waiting
 
 

@@ -3,9 +3,11 @@
 SQLite by default (``sqlite:///./gammon.db``), PostgreSQL by URL.  The journal of
 every table (``entries``) is the source of truth: a table's state is rebuilt by
 replaying it.  Imported match files are kept in ``imports``
-(:mod:`gammon.storage.imports`).  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
+(:mod:`gammon.storage.imports`), finished analyses in ``analyses``
+(:mod:`gammon.storage.analyses`).  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
 """
 
+from gammon.storage.analyses import Analyses
 from gammon.storage.db import Database, normalize_url
 from gammon.storage.imports import ImportLimitError, ImportListing, ImportPage, ImportRow, Imports
 from gammon.storage.standings import (
@@ -29,6 +31,7 @@ from gammon.storage.store import (
 )
 
 __all__ = [
+    "Analyses",
     "ConflictError",
     "Database",
     "EntryRow",

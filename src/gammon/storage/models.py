@@ -20,6 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
+    "Analysis",
     "Base",
     "Entry",
     "History",
@@ -314,3 +315,19 @@ class RatingChange(Base):
         UniqueConstraint("table_id", "user_id", name="uq_rating_changes_table_user"),
         Index("ix_rating_changes_user_pool_at", "user_id", "pool", "at", "id"),
     )
+
+
+class Analysis(Base):
+    """A finished analysis of a match (a table's, or an imported one's) at one level."""
+
+    __tablename__ = "analyses"
+
+    #: The table id, or ``import-KEY`` for an imported match.
+    subject: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: The analysis level (``expert``, ``world-class``).
+    level: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: The schema version of ``data`` (``gammon.bots.analysis.SCHEMA_VERSION``).
+    schema: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: ``MatchAnalysis.to_dict()`` as JSON (docs/analysis.md).
+    data: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)

@@ -31,6 +31,7 @@ from sqlalchemy import TextClause, and_, case, delete, func, insert, select, tex
 from sqlalchemy.exc import IntegrityError
 
 from gammon.errors import GammonError
+from gammon.storage.analyses import Analyses
 from gammon.storage.db import Database
 from gammon.storage.imports import Imports
 from gammon.storage.models import Entry, Ledger, SessionToken, Table, User
@@ -216,6 +217,8 @@ class Store:
         self.engine = db.engine
         #: The imported matches (:class:`gammon.storage.imports.Imports`).
         self.imports = Imports(db.engine)
+        #: The finished analyses (:class:`gammon.storage.analyses.Analyses`).
+        self.analyses = Analyses(db.engine)
 
     # ------------------------------------------------------------------ users
 

@@ -37,6 +37,10 @@ What is judged
 * **Answers to a double**: take, drop or beaver, from the responder's side
   (the responder's normalised equity is minus the doubler's).
 
+Variants: the games played on the backgammon board (:data:`ANALYSED_VARIANTS`:
+standard, nackgammon, hypergammon, caucasian, tavla, portes); another variant
+raises :class:`NotAnalysableError`.
+
 Not judged: answers to a beaver or raccoon, resignations and their answers,
 abandons, and the draw option's last roll (the game ends with it).
 
@@ -100,7 +104,13 @@ many rolls), ``judge`` (the equity of each decision, its error and mark),
 those before it.
 """
 
-from gammon.bots.analysis.analyzer import Analyzer, analyse_match
+from gammon.bots.analysis.analyzer import (
+    ANALYSED_VARIANTS,
+    Analyzer,
+    NotAnalysableError,
+    analyse_match,
+    can_analyse,
+)
 from gammon.bots.analysis.model import (
     BLUNDER,
     CLOSE_CUBE,
@@ -126,6 +136,7 @@ from gammon.bots.analysis.model import (
 )
 
 __all__ = [
+    "ANALYSED_VARIANTS",
     "BLUNDER",
     "CLOSE_CUBE",
     "DOUBTFUL",
@@ -144,9 +155,11 @@ __all__ = [
     "LuckAdjusted",
     "Mark",
     "MatchAnalysis",
+    "NotAnalysableError",
     "PlayerStats",
     "Progress",
     "RollLuck",
     "analyse_match",
+    "can_analyse",
     "mark_for",
 ]

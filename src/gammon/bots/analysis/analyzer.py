@@ -35,11 +35,13 @@ from gammon.bots.equity import EquityModel, ScoreContext
 from gammon.bots.evaluator import BgsageEvaluator, Evaluator, Probabilities
 from gammon.bots.met import MatchEquityTable
 from gammon.dice import ALL_ROLLS, Dice
+from gammon.errors import GammonError
 from gammon.match.record import MatchRecord
 from gammon.match.state import MatchState
 from gammon.position import Position
+from gammon.variants import VARIANTS
 
-__all__ = ["Analyzer", "analyse_match"]
+__all__ = ["ANALYSED_VARIANTS", "Analyzer", "NotAnalysableError", "analyse_match", "can_analyse"]
 
 #: 1-ply move jobs per batch call (a progress step).
 _CHUNK: Final = 256
@@ -47,6 +49,36 @@ _CHUNK: Final = 256
 _DEEP_CHUNK: Final = 64
 #: The rolls a game's opening can give (no doubles).
 _OPENING_ROLLS: Final = tuple(r for r in ALL_ROLLS if not r.is_double)
+
+#: The variants an analysis judges: those played on the backgammon board (bgsage's
+#: networks, the match equity table and the Position and XG IDs know no other).
+ANALYSED_VARIANTS: Final = tuple(name for name, v in VARIANTS.items() if v.standard_geometry)
+
+
+def can_analyse(variant: str) -> bool:
+    """Whether a match of ``variant`` can be analysed.
+
+    >>> can_analyse("tavla"), can_analyse("plakoto")
+    (True, False)
+    """
+    return variant in ANALYSED_VARIANTS
+
+
+class NotAnalysableError(GammonError):
+    """A match of a variant the analysis cannot judge (see :data:`ANALYSED_VARIANTS`).
+
+    >>> print(NotAnalysableError("plakoto"))
+    plakoto matches cannot be analysed yet: the analysis judges the games played on the backgammon board (standard, nackgammon, hypergammon, caucasian, tavla, portes)
+    """
+
+    code = "not_analysable"
+
+    def __init__(self, variant: str) -> None:
+        super().__init__(
+            f"{variant} matches cannot be analysed yet: the analysis judges the games played "
+            f"on the backgammon board ({', '.join(ANALYSED_VARIANTS)})"
+        )
+        self.variant = variant
 
 
 class Analyzer:
@@ -143,7 +175,12 @@ class Analyzer:
     # ------------------------------------------------------------------ the work
 
     def analyse(self, record: MatchRecord, progress: Progress | None = None) -> MatchAnalysis:
-        """Analyse a match record (see the module notes for what is judged and how)."""
+        """Analyse a match record (see the module notes for what is judged and how).
+
+        Raises :class:`NotAnalysableError` for a variant off the backgammon board.
+        """
+        if not can_analyse(record.options.variant):
+            raise NotAnalysableError(record.options.variant)
         report: Progress = progress if progress is not None else _quiet
         walk = walk_record(record)
         cube_probs = self._cube_pass(walk, report)
@@ -432,6 +469,6 @@ def analyse_match(
     """Analyse a match at ``level`` (see :class:`Analyzer`; it builds the evaluators each call).
 
     Raises :class:`~gammon.errors.GammonError` subclasses for a record that does
-    not replay.
+    not replay, :class:`NotAnalysableError` for a variant off the backgammon board.
     """
     return Analyzer(level, plies=plies, threads=threads).analyse(record, progress)

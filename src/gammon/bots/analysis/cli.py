@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from gammon.bots.analysis.analyzer import analyse_match
+from gammon.bots.analysis.analyzer import NotAnalysableError, analyse_match, can_analyse
 from gammon.bots.analysis.model import (
     BLUNDER,
     CLOSE_CUBE,
@@ -37,7 +37,11 @@ from gammon.errors import GammonError
 from gammon.match.formats import mat_to_record, sgf_to_record, xg_to_record
 from gammon.match.record import MatchRecord, read_log
 
-__all__ = ["add_arguments", "format_report", "load_record", "run"]
+__all__ = ["NOT_ANALYSABLE", "add_arguments", "format_report", "load_record", "run"]
+
+#: The exit status of ``gammon analyse`` for a match of a variant it cannot judge
+#: (0: analysed; 2: an unreadable file or a bad argument, as every gammon command).
+NOT_ANALYSABLE: Final = 3
 
 _LOG_SUFFIXES: Final = (".jsonl", ".log", ".json")
 _MAT_SUFFIXES: Final = (".mat", ".txt")
@@ -146,8 +150,13 @@ def _progress_bar(enabled: bool, plies: int | None) -> Iterator[Progress | None]
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``gammon analyse`` with parsed arguments; returns the exit status (0)."""
+    """Run ``gammon analyse`` with parsed arguments; returns the exit status: 0, or
+    :data:`NOT_ANALYSABLE` (3) for a variant the analysis cannot judge (said on standard
+    error in words, with the variants it can)."""
     record = load_record(args.file)
+    if not can_analyse(record.options.variant):
+        sys.stderr.write(f"gammon analyse: {NotAnalysableError(record.options.variant)}.\n")
+        return NOT_ANALYSABLE
     try:
         with _progress_bar(not args.no_progress, args.plies) as progress:
             analysis = analyse_match(

@@ -7,7 +7,8 @@ foreign ``Origin`` is refused as well.
 - :mod:`~gammon.server.web.common`: sessions, CSRF, forms, language, rendering;
 - :mod:`~gammon.server.web.pages`: the lobby, accounts and table pages and forms;
 - :mod:`~gammon.server.web.rematch`: rematches;
-- :mod:`~gammon.server.web.matches`: a match's record, log, ``.mat`` and analysis;
+- :mod:`~gammon.server.web.matches`: a match's record, log and ``.mat``;
+- :mod:`~gammon.server.web.analysis`: the analysis board, the analysis and its progress;
 - :mod:`~gammon.server.web.imports`: a match file uploaded by a player, and its analysis;
 - :mod:`~gammon.server.web.players`: profiles, leaderboards, the account's history;
 - :mod:`~gammon.server.web.api`: the JSON API;
@@ -18,6 +19,12 @@ from __future__ import annotations
 
 from starlette.routing import Route
 
+from gammon.server.web.analysis import (
+    analysis_page,
+    api_analysis,
+    api_analysis_progress,
+    api_replay,
+)
 from gammon.server.web.api import (
     api_create_table,
     api_guest,
@@ -32,8 +39,6 @@ from gammon.server.web.api import (
 from gammon.server.web.errors import exception_handlers
 from gammon.server.web.imports import import_routes
 from gammon.server.web.matches import (
-    analysis_page,
-    api_analysis,
     match_log,
     match_mat,
     match_page,
@@ -94,7 +99,9 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}", api_table, methods=["GET"]),
         Route("/api/tables/{table_id}/sit", api_sit, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/replay", api_replay, methods=["GET"]),
         Route("/api/tables/{table_id}/analysis", api_analysis, methods=["GET"]),
+        Route("/api/tables/{table_id}/analysis/progress", api_analysis_progress, methods=["GET"]),
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),
         *import_routes(),
         *player_routes(),

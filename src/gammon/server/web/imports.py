@@ -218,7 +218,7 @@ async def imported_page(request: Request) -> Response:
         if not analysis_available():
             raise ServerError("not_available", "this server has no analysis engine (the bot extra)")
         ctx = context_of(request)
-        data = ctx.analysis.cached(f"import-{key}", level)
+        data = await ctx.analysis.stored(f"import-{key}", level)
         if data is None:
             may_create(request)
             data = await ctx.analysis.analyse(f"import-{key}", level, found.log)
@@ -245,6 +245,7 @@ async def delete_imported(request: Request) -> Response:
     found = await _imported(request)
     ctx = context_of(request)
     await ctx.db.run(ctx.store.imports.delete, found.id, found.owner_id)
+    await ctx.analysis.forget(f"import-{found.id}")
     return redirect_to("/import")
 
 

@@ -1,4 +1,6 @@
-"""A match's record: its page, the action log, the ``.mat`` export and the analysis."""
+"""A match's record: its page, the action log, the ``.mat`` export; the analysis' summary
+for the imported matches' pages (:func:`analysis_view`; the analysis board is in
+:mod:`gammon.server.web.analysis`)."""
 
 from __future__ import annotations
 
@@ -7,29 +9,24 @@ from typing import Any
 
 from markupsafe import Markup
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 
 from gammon import VARIANTS, Position
 from gammon.match import Roll, action_from_dict
 from gammon.match.record import DiceRecord, MatchRecord, write_log
 from gammon.server.actor import TableActor
-from gammon.server.analysis import ANALYSIS_LEVELS, analysis_available
+from gammon.server.analysers import analyser_for
 from gammon.server.protocol import ServerError
 from gammon.server.table import DICE_SCHEME
 from gammon.server.views import table_summary
 from gammon.server.web.common import (
     actor_of,
-    context_of,
     format_time,
-    may_create,
     render_page,
 )
-from gammon.server.web.players import keep_error_rates
 
 __all__ = [
-    "analysis_page",
     "analysis_view",
-    "api_analysis",
     "mat_available",
     "match_log",
     "match_mat",
@@ -93,9 +90,9 @@ async def match_page(request: Request) -> Response:
             "mat": mat_available()
             and state.match is not None
             and VARIANTS[state.options.variant].standard_geometry,
-            "analysis": analysis_available()
-            and state.status == "finished"
-            and VARIANTS[state.options.variant].standard_geometry,
+            # the analysis board replays every variant; it judges those with an analyser
+            "analysis": state.status == "finished" and state.match is not None,
+            "analysable": analyser_for(state.options.variant) is not None,
             "started": state.match is not None,
             "created": format_time(state.created_at),
         },
@@ -126,37 +123,6 @@ async def match_mat(request: Request) -> Response:
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="gammon-{table_id}.mat"'}
     )
-
-
-async def _analysis(request: Request) -> tuple[TableActor, str, dict[str, Any]]:
-    """A finished match's analysis at the asked level (computed on the first request)."""
-    if not analysis_available():
-        raise ServerError("not_available", "this server has no analysis engine (the bot extra)")
-    level = request.query_params.get("level", "expert")
-    if level not in ANALYSIS_LEVELS:
-        raise ServerError(
-            "bad_message", f"level must be {' or '.join(ANALYSIS_LEVELS)}, not {level[:20]!r}"
-        )
-    table_id = request.path_params["table_id"]
-    actor = await actor_of(request, table_id)
-    state = actor.state
-    assert state is not None
-    if state.match is None:
-        raise ServerError("not_started", "the match has not started")
-    if state.status != "finished":
-        raise ServerError("not_finished", "a match is analysed once it is finished")
-    if not VARIANTS[state.options.variant].standard_geometry:
-        raise ServerError(
-            "not_available",
-            f"the analysis knows only the backgammon board, not {state.options.variant}",
-        )
-    ctx = context_of(request)
-    found = ctx.analysis.cached(table_id, level)
-    if found is None:
-        may_create(request)  # seconds of CPU: rationed like creating a table
-        found = await ctx.analysis.analyse(table_id, level, write_log(match_record(actor)))
-        await keep_error_rates(ctx, table_id, found)
-    return actor, level, found
 
 
 def _decision_board(decision: dict[str, Any], variant: str) -> Markup:
@@ -190,23 +156,3 @@ def analysis_view(data: dict[str, Any]) -> dict[str, Any]:
         "game_starts": starts,
         "match": bool(data["match_length"]),
     }
-
-
-async def analysis_page(request: Request) -> Response:
-    actor, level, data = await _analysis(request)
-    assert actor.state is not None
-    return await render_page(
-        request,
-        "analysis.html",
-        {
-            "table": table_summary(actor.state),
-            "level": level,
-            "levels": ANALYSIS_LEVELS,
-            **analysis_view(data),
-        },
-    )
-
-
-async def api_analysis(request: Request) -> Response:
-    _actor_of, _level, data = await _analysis(request)
-    return JSONResponse(data)

@@ -98,6 +98,7 @@ export function renderOver(page) {
     body.push(h("p", {}, h("button", { type: "button", class: "btn primary", "data-action": "rematch", onclick: () => postForm(page, `/tables/${encodeURIComponent(page.cfg.table)}/rematch`, {}) }, label)));
     watchRematch(page, names);
   }
+  if (finished) body.push(h("p", {}, h("a", { href: `/matches/${encodeURIComponent(matchId(page))}/analysis`, class: "btn primary", "data-link": "analysis" }, t("over.analysis"))));
   if (page.match) body.push(matchLinks(page));
   body.push(h("p", {}, h("a", { href: "/" }, t("over.back"))));
   replaceChildren(e.over, body);

@@ -196,6 +196,7 @@ export default {
   "dice.not_started": "The commitment is published when the match starts.",
   "dice.empty_seed": "(empty)",
   "over.title": "Match over",
+  "over.analysis": "Analysis board",
   "over.record": "Match page",
   "over.log": "Action log",
   "over.mat": ".mat file",

@@ -196,6 +196,7 @@ export default {
   "dice.not_started": "L'engagement est publié au début du match.",
   "dice.empty_seed": "(vide)",
   "over.title": "Match terminé",
+  "over.analysis": "Plateau d'analyse",
   "over.record": "Page du match",
   "over.log": "Journal des actions",
   "over.mat": "Fichier .mat",

@@ -196,6 +196,7 @@ export default {
   "dice.not_started": "L'impegno viene pubblicato all'inizio del match.",
   "dice.empty_seed": "(vuoto)",
   "over.title": "Match finito",
+  "over.analysis": "Tavoliere di analisi",
   "over.record": "Pagina del match",
   "over.log": "Registro delle azioni",
   "over.mat": "File .mat",

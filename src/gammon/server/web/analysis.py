@@ -1,0 +1,185 @@
+"""A finished match's analysis board: the page, the analysis as JSON and its progress.
+
+The page (``/matches/{id}/analysis``) is sent at once, from the table's row alone (no
+replay: a table not in memory takes a few hundred ms to load), with the analysis when it
+is stored already.  The browser then asks for the match replayed step by step
+(``/api/tables/{id}/replay``, :mod:`gammon.server.replay`: moves come from the record, not
+from the analysis) and draws the board; without a stored analysis it asks for it too
+(``/api/tables/{id}/analysis``, computed off the event loop and stored) and polls
+``/api/tables/{id}/analysis/progress`` for the progress bar.  The analyser is the one
+registered for the match's variant (:mod:`gammon.server.analysers`); a variant with none
+gets the replay and a translated "analysis is not available" on the page, and
+``not_available`` from the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from typing import Any, Final
+
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from gammon.match.record import write_log
+from gammon.server.actor import TableActor
+from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for
+from gammon.server.hub import TABLE_ID
+from gammon.server.i18n import translator
+from gammon.server.i18n.board import BOARD_TEXTS
+from gammon.server.protocol import ServerError
+from gammon.server.replay import replay_steps
+from gammon.server.views import variant_view
+from gammon.server.web.common import (
+    actor_of,
+    context_of,
+    lang_of,
+    may_create,
+    render_page,
+    table_listing,
+)
+from gammon.server.web.matches import match_record
+from gammon.server.web.players import keep_error_rates
+
+__all__ = [
+    "analysis_page",
+    "api_analysis",
+    "api_analysis_progress",
+    "api_replay",
+    "script_json",
+]
+
+#: Finished matches' replays kept in memory (a 7-point match takes ~0.1 s to replay).
+_STEPS_KEPT: Final = 64
+_steps: OrderedDict[str, str] = OrderedDict()
+
+
+def script_json(data: Any) -> Markup:
+    """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``).
+
+    >>> str(script_json({"a": "</script>"}))
+    '{"a":"\\\\u003c/script\\\\u003e"}'
+    """
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)  # escaped for the script element above
+
+
+def _level(request: Request) -> str:
+    level = request.query_params.get("level", "expert")
+    if level not in ANALYSIS_LEVELS:
+        raise ServerError(
+            "bad_message", f"level must be {' or '.join(ANALYSIS_LEVELS)}, not {level[:20]!r}"
+        )
+    return level
+
+
+async def _finished(request: Request) -> TableActor:
+    """The actor of a finished match (a match in play is not analysed: it would be a hint)."""
+    actor = await actor_of(request, request.path_params["table_id"])
+    state = actor.state
+    assert state is not None
+    if state.match is None:
+        raise ServerError("not_started", "the match has not started")
+    if state.status != "finished":
+        raise ServerError("not_finished", "a match is analysed once it is finished")
+    return actor
+
+
+async def _steps_json(actor: TableActor) -> str:
+    """The replay of a finished match as JSON (worked out in a thread, kept in memory)."""
+    assert actor.state is not None
+    key = actor.state.id
+    found = _steps.get(key)
+    if found is None:
+        record = match_record(actor)
+        found = await asyncio.to_thread(
+            lambda: json.dumps(replay_steps(record), separators=(",", ":"))
+        )
+        _steps[key] = found
+        while len(_steps) > _STEPS_KEPT:
+            _steps.popitem(last=False)
+    else:
+        _steps.move_to_end(key)
+    return found
+
+
+async def api_replay(request: Request) -> Response:
+    """A finished match replayed step by step (:func:`gammon.server.replay.replay_steps`)."""
+    actor = await _finished(request)
+    return Response(
+        await _steps_json(actor),
+        media_type="application/json",
+        # a finished match never changes
+        headers={"Cache-Control": "private, max-age=86400"},
+    )
+
+
+async def analysis_page(request: Request) -> Response:
+    level = _level(request)
+    ctx = context_of(request)
+    table_id = request.path_params["table_id"]
+    row = await ctx.db.run(ctx.store.table, table_id) if TABLE_ID.fullmatch(table_id) else None
+    if row is None:
+        raise ServerError("not_found", "no such table")
+    if row.status != "finished":
+        raise ServerError("not_finished", "a match is analysed once it is finished")
+    table = table_listing(row)
+    variant = table["options"].get("variant", "standard")
+    analyser = analyser_for(variant)
+    data = await ctx.analysis.stored(table_id, level) if analyser is not None else None
+    t = translator(lang_of(request))
+    boot = {
+        "table": table_id,
+        "level": level,
+        "players": [s["name"] if s else "" for s in table["seats"]],
+        "other": variant_view(variant)["other_point"],
+        "available": analyser is not None,
+        "cube": bool(table["options"].get("cube", True)),
+        "replay": f"/api/tables/{table_id}/replay",
+        "api": f"/api/tables/{table_id}/analysis?level={level}",
+        "progress": f"/api/tables/{table_id}/analysis/progress?level={level}",
+        "texts": {key: t(key) for key in BOARD_TEXTS},
+    }
+    return await render_page(
+        request,
+        "analysis.html",
+        {
+            "table": table,
+            "level": level,
+            "levels": ANALYSIS_LEVELS,
+            "available": analyser is not None,
+            "variant": variant,
+            "boot": script_json(boot),
+            "analysis": script_json(data),
+        },
+    )
+
+
+async def api_analysis(request: Request) -> Response:
+    """The analysis as JSON (docs/analysis.md), computed on the first request and stored."""
+    level = _level(request)
+    actor = await _finished(request)
+    state = actor.state
+    assert state is not None
+    if analyser_for(state.options.variant) is None:
+        raise ServerError("not_available", f"analysis is not available for {state.options.variant}")
+    ctx = context_of(request)
+    data = await ctx.analysis.stored(state.id, level)
+    if data is None:
+        if ctx.analysis.progress(state.id, level)["status"] == "none":
+            may_create(request)  # seconds of CPU: rationed like creating a table
+        data = await ctx.analysis.analyse(state.id, level, write_log(match_record(actor)))
+        await keep_error_rates(ctx, state.id, data)  # for the players' profiles
+    return JSONResponse(data)
+
+
+async def api_analysis_progress(request: Request) -> Response:
+    """Where the analysis stands: ``{"status": "done" | "running" | "queued" | "none",
+    "fraction", ...}`` (see :meth:`AnalysisRunner.progress`)."""
+    level = _level(request)
+    actor = await _finished(request)
+    assert actor.state is not None
+    return JSONResponse(context_of(request).analysis.progress(actor.state.id, level))

@@ -1,0 +1,187 @@
+"""The analysis board in Chromium: a finished 7-point match of two bots (recorded in
+tests/data/analysis, written into the server's database before it starts), stepped through
+with the arrow keys, the move list and the graph; its markers, decision panel and summary;
+the page's first contentful paint (printed: ``-s`` shows it); a stored analysis on the second
+visit; a variant with no analyser; the one click from the end-of-match panel.
+
+Screenshots at 1280x800 and 390x844 go to tests/e2e/artifacts/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from e2e.kit import Browse, GammonServer, create_table, resign_the_match, sign_up
+from matchseed import recorded, seed_finished_match
+
+pytestmark = pytest.mark.e2e
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+M7 = "analysisM7xx"
+PLAKOTO = "analysisPlak"
+#: The analysis of a 7-point match at the expert level takes a few seconds (more on a
+#: loaded machine).
+ANALYSIS_MS = 180_000
+
+#: The page's first contentful paint, in ms (the Performance API's paint entry).
+FCP_JS = """() => new Promise((resolve) => {
+  const found = performance.getEntriesByName("first-contentful-paint")[0];
+  if (found) return resolve(found.startTime);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === "first-contentful-paint") resolve(e.startTime);
+  }).observe({ type: "paint", buffered: true });
+})"""
+
+
+@pytest.fixture
+def seeded(chromium: str, tmp_path: Path) -> Iterator[GammonServer]:
+    """A server whose database holds the finished 7-point match and a plakoto match."""
+    pytest.importorskip("bgsage", reason="the analysis needs the bot extra (bgsage)")
+    db = tmp_path / "gammon.db"
+    seed_finished_match(f"sqlite:///{db}", M7, recorded("standard-7"))
+    seed_finished_match(f"sqlite:///{db}", PLAKOTO, recorded("plakoto-1"))
+    srv = GammonServer(db)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _step(page: Any) -> int:
+    return int(page.locator("#analysis-board").get_attribute("data-step"))
+
+
+def _board(page: Any) -> str:
+    return str(page.locator("#ab-board svg").inner_html())
+
+
+def test_the_analysis_board_of_a_7_point_match(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(seeded.url)
+    page.goto(f"/matches/{M7}/analysis")
+    first_paint = page.evaluate(FCP_JS)
+    print(f"\nanalysis page, 7-point match, first contentful paint: {first_paint:.0f} ms")
+    assert first_paint < 1000
+    # the replay is drawn at once, before the analysis: the start of game 1
+    board = page.locator("#ab-board [data-testid=board]")
+    expect(board).to_be_visible()
+    assert _step(page) == 0
+    moves = page.locator("[data-testid=movelist] button")
+    assert moves.count() > 200
+    expect(moves.first).to_contain_text("1")
+    start = _board(page)
+
+    # the arrow keys step (the board changes), and stop at the ends
+    page.keyboard.press("ArrowRight")
+    assert _step(page) == 1
+    assert _board(page) != start
+    expect(page.locator("[data-testid=movelist] button[aria-current]")).to_have_attribute(
+        "data-step", "1"
+    )
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert _step(page) == 0 and _board(page) == start
+    page.keyboard.press("End")
+    last = _step(page)
+    assert last == moves.count() - 1
+    expect(moves.last).to_contain_text("wins")
+
+    # the analysis arrives (with a progress bar meanwhile): markers, the summary, decisions
+    root = page.locator("#analysis-board")
+    expect(root).to_have_attribute("data-analysed", "true", timeout=ANALYSIS_MS)
+    expect(page.locator("[data-testid=progress]")).to_be_hidden()
+    markers = page.locator("#ab-graph-svg .marker")
+    assert markers.count() > 0
+    assert page.locator("#ab-graph-svg [data-testid=win-line]").get_attribute("d")
+    totals = page.locator("#totals")
+    expect(totals).to_contain_text("Ann")
+    expect(totals).to_contain_text("Bob")
+    expect(totals).to_contain_text("PR")
+    assert page.locator("#totals tr").count() == 3
+
+    # a click on the move list goes to that step; the decision shows the move played
+    # beside the best ones, with the equity lost, and the luck of the roll
+    checker = page.locator("[data-testid=movelist] button.k-move").nth(10)
+    n = int(checker.get_attribute("data-step"))
+    board_before = _board(page)
+    checker.click()
+    assert _step(page) == n and _board(page) != board_before
+    decision = page.locator("[data-testid=decision]")
+    expect(decision.locator("[data-testid=luck]")).to_be_visible()
+
+    # down goes to the next marked step: its decision is marked, with the better move
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")
+    marked = _step(page)
+    assert marked > 0
+    mark = page.locator(f"[data-testid=movelist] button[data-step='{marked}']")
+    assert mark.get_attribute("data-mark") in ("doubtful", "error", "blunder")
+    expect(decision.locator(".decision[data-mark]:not([data-mark=none])").first).to_be_visible()
+    expect(decision).to_contain_text("Equity lost")
+
+    # a click on the graph jumps to the step under it
+    graph = page.locator("#ab-graph-svg")
+    graph.scroll_into_view_if_needed()
+    box = graph.bounding_box()
+    assert box is not None
+    graph.click(position={"x": box["width"] * 0.5, "y": box["height"] * 0.5})
+    middle = _step(page)
+    assert abs(middle - last / 2) <= last * 0.08, (middle, last)
+    graph.click(position={"x": box["width"] * 0.06, "y": box["height"] * 0.5})
+    assert _step(page) < middle
+
+    # a marker click goes to its decision
+    markers.first.click()
+    assert _step(page) == int(markers.first.get_attribute("data-step"))
+    _shot(page, "analysis-board-desktop")
+
+    # the second visit is served from the store: the analysis is in the page
+    page.reload()
+    expect(root).to_have_attribute("data-analysed", "true", timeout=5_000)
+    print(f"analysis page, stored analysis, first contentful paint: {page.evaluate(FCP_JS):.0f} ms")
+
+    phone = browse.page(seeded.url, "phone")
+    phone.goto(f"/matches/{M7}/analysis?lang=fr")
+    expect(phone.locator("#analysis-board")).to_have_attribute("data-analysed", "true")
+    expect(phone.locator("#totals")).to_contain_text("Taux d'erreur")
+    phone.locator("[data-testid=next]").click()
+    assert _step(phone) == 1
+    _shot(phone, "analysis-board-phone")
+
+
+def test_a_variant_without_an_analyser_is_replayed_and_says_so(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(seeded.url)
+    page.goto(f"/matches/{PLAKOTO}/analysis?lang=it")
+    expect(page.locator("[data-testid=unavailable]")).to_contain_text(
+        "L'analisi non è disponibile per plakoto"
+    )
+    start = _board(page)
+    page.keyboard.press("ArrowRight")
+    assert _step(page) == 1 and _board(page) != start
+    expect(page.locator("[data-testid=progress]")).to_be_hidden()
+    assert page.locator("#analysis-board").get_attribute("data-analysed") == "false"
+
+
+def test_one_click_from_the_end_of_match_panel(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(seeded.url)
+    sign_up(page)
+    table = create_table(page, opponent="bot", bot_level="beginner", match_length=1, cube=False)
+    over = resign_the_match(page)
+    with page.expect_navigation():
+        over.locator("[data-link=analysis]").click()
+    assert re.search(rf"/matches/{table}/analysis$", page.url), page.url
+    expect(page.locator("#ab-board [data-testid=board]")).to_be_visible()
