@@ -40,7 +40,7 @@ def store(db: Database) -> Store:
 
 
 def test_migrations_build_exactly_the_models(db: Database) -> None:
-    assert db.schema_revision() == "0002"
+    assert db.schema_revision() == "0004"
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []

@@ -5,6 +5,7 @@ every table (``entries``) is the source of truth: a table's state is rebuilt by
 replaying it.  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
 """
 
+from gammon.storage.challenges import ChallengeRow, ChallengeStore
 from gammon.storage.db import Database, normalize_url
 from gammon.storage.store import (
     ConflictError,
@@ -17,8 +18,22 @@ from gammon.storage.store import (
     TableUpdate,
     UserRow,
 )
+from gammon.storage.tournaments import (
+    EntrantRow,
+    PairingRow,
+    RegistrationError,
+    TournamentRow,
+    TournamentStore,
+)
 
 __all__ = [
+    "ChallengeRow",
+    "ChallengeStore",
+    "EntrantRow",
+    "PairingRow",
+    "RegistrationError",
+    "TournamentRow",
+    "TournamentStore",
     "ConflictError",
     "Database",
     "EntryRow",
