@@ -174,10 +174,10 @@ def standings(seeded: Sequence[T], results: Iterable[Result]) -> list[tuple[T, i
             continue
         loser = result.b if result.winner == result.a else result.a
         if result.winner in wins:
-            wins[result.winner] += 1  # type: ignore[index]
+            wins[result.winner] += 1
             beat[result.winner].add(loser)
         if loser in losses:
-            losses[loser] += 1  # type: ignore[index]
+            losses[loser] += 1
 
     def key(entrant: T) -> tuple[int, int, int]:
         tied = [e for e in seeded if wins[e] == wins[entrant] and e != entrant]

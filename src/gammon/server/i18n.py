@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from gammon.server.i18n_contests import CONTEST_ENGLISH, CONTEST_ERRORS, CONTEST_MESSAGES
+
 __all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "translator"]
 
 LANGUAGES: Final = ("en", "fr", "it")
@@ -465,6 +467,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     },
 }
 
+# the challenge and tournament pages keep their texts in a module of their own
+ENGLISH.update(CONTEST_ENGLISH)
+for _lang, _texts in CONTEST_MESSAGES.items():
+    MESSAGES[_lang].update(_texts)
+
 
 def translator(lang: str) -> Callable[[str], str]:
     """``t(text)`` for a language: the translation, or the English text itself."""
@@ -623,6 +630,7 @@ ERRORS: Final[tuple[tuple[re.Pattern[str], dict[str, str]], ...]] = tuple(
             r"sign in first",
             {"fr": "connectez-vous d'abord", "it": "accedi prima"},
         ),
+        *CONTEST_ERRORS,
     )
 )
 

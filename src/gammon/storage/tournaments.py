@@ -216,12 +216,12 @@ class TournamentStore:
                     .with_for_update()
                 ).first()
                 if row is None or row.status != "registering":
-                    raise RegistrationError("registration is closed", "registration_closed")
+                    raise RegistrationError("registration is closed", "stale")
                 count = conn.execute(
                     select(func.count()).where(Entrant.tournament_id == tournament_id)
                 ).scalar_one()
                 if count >= row.max_players:
-                    raise RegistrationError("the tournament is full", "tournament_full")
+                    raise RegistrationError("the tournament is full", "seat_taken")
                 return int(
                     conn.execute(
                         insert(Entrant)
@@ -237,7 +237,7 @@ class TournamentStore:
                     ).scalar_one()
                 )
         except IntegrityError:
-            raise RegistrationError("you are registered already", "already_registered") from None
+            raise RegistrationError("you are registered already", "already_seated") from None
 
     def unregister(self, tournament_id: int, entrant_id: int) -> bool:
         """Remove an entrant before the start; False once started (or not there)."""
@@ -310,9 +310,7 @@ class TournamentStore:
         """Record a pairing's table (its id is derived from the pairing: the same each time)."""
         with self.engine.begin() as conn:
             conn.execute(
-                update(Pairing)
-                .where(_pairing(tournament_id, rnd, slot))
-                .values(table_id=table_id)
+                update(Pairing).where(_pairing(tournament_id, rnd, slot)).values(table_id=table_id)
             )
 
     def finish_pairing(
@@ -377,9 +375,7 @@ class TournamentStore:
 
 
 def _pairing(tournament_id: int, rnd: int, slot: int) -> Any:
-    return and_(
-        Pairing.tournament_id == tournament_id, Pairing.round == rnd, Pairing.slot == slot
-    )
+    return and_(Pairing.tournament_id == tournament_id, Pairing.round == rnd, Pairing.slot == slot)
 
 
 def _insert_pairings(
