@@ -63,3 +63,36 @@ def wait_tournament(
         if time.monotonic() > end:
             raise AssertionError(f"the tournament never got there: {data}")
         time.sleep(0.2)
+
+
+class UserSocket:
+    """A player's ``/ws/user`` socket."""
+
+    def __init__(self, player: Player) -> None:
+        from websockets.sync.client import connect
+
+        cookie = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+        self.conn = connect(
+            f"{player.server.ws_url}/ws/user",
+            additional_headers={"Cookie": cookie} if cookie else None,
+            open_timeout=10,
+            legacy=True,
+        )
+        self.seen: list[dict[str, Any]] = []
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        import json
+
+        msg: dict[str, Any] = json.loads(self.conn.recv(timeout=timeout))
+        self.seen.append(msg)
+        return msg
+
+    def until(self, pred: Any, timeout: float = 10) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            msg = self.recv(max(0.01, end - time.monotonic()))
+            if pred(msg):
+                return msg
+
+    def close(self) -> None:
+        self.conn.close()
