@@ -20,8 +20,8 @@ from contestkit import (
     wait_tournament,
 )
 from gammon.storage import Database, TournamentStore
-from serverkit import REDIS_URL, Player, RunningServer, ServeProcess, postgres_schema, wait_state
 from server.test_translations import _untranslated
+from serverkit import REDIS_URL, Player, RunningServer, ServeProcess, postgres_schema, wait_state
 
 
 def finished(t: dict[str, Any]) -> bool:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -16,27 +14,6 @@ from alembic.runtime.migration import MigrationContext
 
 from gammon.storage import ConflictError, Database, Store, TableUpdate
 from gammon.storage.models import Base
-from serverkit import postgres_schema
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    if request.param == "sqlite":
-        database = Database(f"sqlite:///{tmp_path / 'store.db'}")
-        database.migrate()
-        yield database
-        database.close()
-        return
-    with postgres_schema() as url:
-        database = Database(url, pool_size=4)
-        database.migrate()
-        yield database
-        database.close()
-
-
-@pytest.fixture
-def store(db: Database) -> Store:
-    return Store(db)
 
 
 def test_migrations_build_exactly_the_models(db: Database) -> None:
