@@ -19,8 +19,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gammon.server.context import Context
-from gammon.server.notify import user_socket
 from gammon.server.settings import Settings
+from gammon.server.user_ws import user_socket
 from gammon.server.web import exception_handlers
 from gammon.server.web import routes as http_routes
 from gammon.server.ws import table_socket

@@ -20,7 +20,7 @@ from gammon.server.connection import dumps
 from gammon.server.hub import Hub
 from gammon.storage import ConflictError, UserRow
 
-__all__ = ["BotSeat", "arranged_id", "ensure_table"]
+__all__ = ["BotSeat", "arranged_id", "derived_id", "ensure_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,14 +31,23 @@ class BotSeat:
     level: str
 
 
+def derived_id(text: str) -> str:
+    """A table id derived from ``text`` (the first 12 characters of its SHA-256, base64).
+
+    >>> derived_id("gammon-rematch:Ab3dE5fG7hJ9")
+    'T88GQJXoU58v'
+    """
+    digest = hashlib.sha256(text.encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:12]
+
+
 def arranged_id(purpose: str) -> str:
     """The table id for a purpose (``challenge:<id>``, ``tournament:<id>:<round>:<slot>``).
 
     >>> arranged_id("tournament:1:1:0")
-    'e_pGIOTGE3YH'
+    'rWuIz10rpCCB'
     """
-    digest = hashlib.sha256(f"gammon-arranged:{purpose}".encode()).digest()
-    return base64.urlsafe_b64encode(digest).decode()[:12]
+    return derived_id(f"gammon-arranged:{purpose}")
 
 
 async def ensure_table(

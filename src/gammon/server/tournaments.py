@@ -119,7 +119,8 @@ def tournament_spec(data: Mapping[str, Any]) -> TournamentSpec:
     ...                         "max_players": "8"})
     >>> spec.options.match_length, spec.start_in, spec.grace
     (3, None, 120)
-    >>> tournament_spec({"name": "x", "format": "round_robin", "max_players": "20"})
+    >>> tournament_spec({"name": "x", "format": "round_robin", "match_length": "1",
+    ...                  "max_players": "20"})
     Traceback (most recent call last):
     ...
     gammon.server.protocol.ServerError: a round robin has at most 8 players
