@@ -20,6 +20,7 @@ import logging
 import secrets
 from typing import Any, Final
 
+from gammon.server.bus import subscribe
 from gammon.server.connection import Connection, dumps
 
 __all__ = ["USER_CHANNEL", "Notifier"]
@@ -50,28 +51,12 @@ class Notifier:
         if self._redis is None:
             return
         ready = asyncio.Event()
-        self._task = asyncio.create_task(self._listen(ready), name="gammon-user-bus")
+        self._task = asyncio.create_task(
+            subscribe(self._redis, USER_CHANNEL, self._deliver, ready), name="gammon-user-bus"
+        )
         await asyncio.wait_for(ready.wait(), timeout=10)
 
-    async def _listen(self, ready: asyncio.Event) -> None:
-        backoff = 0.2
-        while True:
-            try:
-                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                async with pubsub:
-                    await pubsub.subscribe(USER_CHANNEL)
-                    ready.set()
-                    backoff = 0.2
-                    async for message in pubsub.listen():
-                        self._deliver(message.get("data"))
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("user bus: %s; reconnecting in %.1f s", exc, backoff)
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 5.0)
-
-    def _deliver(self, raw: object) -> None:
+    async def _deliver(self, raw: object) -> None:
         if not isinstance(raw, bytes | str):
             return
         try:

@@ -5,13 +5,12 @@ is sent comes from :class:`gammon.server.notify.Notifier`."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
 from gammon.server.auth import SESSION_COOKIE, now_ms, origin_allowed
-from gammon.server.connection import Connection
+from gammon.server.connection import Connection, finish
 from gammon.server.ratelimit import TokenBucket
 
 if TYPE_CHECKING:
@@ -62,10 +61,4 @@ async def user_socket(websocket: WebSocket) -> None:
             notifier.per_address[address] = left
         else:
             notifier.per_address.pop(address, None)
-        conn.close()
-        try:
-            await asyncio.wait_for(writer, timeout=5)
-        except (TimeoutError, asyncio.CancelledError):
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
+        await finish(conn, writer)

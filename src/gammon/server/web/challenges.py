@@ -25,6 +25,7 @@ from gammon.server.web.common import (
     redirect_to,
     render_page,
 )
+from gammon.server.web.tournaments import MATCH_DEFAULTS
 from gammon.storage import UserRow
 
 __all__ = [
@@ -42,14 +43,7 @@ CHALLENGE_DEFAULTS: Final[dict[str, str | bool]] = {
     "against": "player",
     "opponent": "",
     "bot_level": "intermediate",
-    "variant": "standard",
-    "match_length": "3",
-    "cube": True,
-    "crawford": True,
-    "clock": False,
-    "clock_delay": "12",
-    "clock_reserve_base": "60",
-    "clock_reserve_per_point": "60",
+    **MATCH_DEFAULTS,
     "seat": "0",
 }
 

@@ -27,6 +27,7 @@ from gammon.server.web.common import (
 )
 
 __all__ = [
+    "MATCH_DEFAULTS",
     "api_tournament",
     "create_tournament",
     "tournament_bot",
@@ -37,10 +38,9 @@ __all__ = [
     "tournaments_page",
 ]
 
-#: The create form's fields as first shown.
-TOURNAMENT_DEFAULTS: Final[dict[str, str | bool]] = {
-    "name": "",
-    "format": "knockout",
+#: The match fields (``_match_fields.html``) of the tournament and challenge forms as first
+#: shown.
+MATCH_DEFAULTS: Final[dict[str, str | bool]] = {
     "variant": "standard",
     "match_length": "3",
     "cube": True,
@@ -49,6 +49,13 @@ TOURNAMENT_DEFAULTS: Final[dict[str, str | bool]] = {
     "clock_delay": "12",
     "clock_reserve_base": "60",
     "clock_reserve_per_point": "60",
+}
+
+#: The create form's fields as first shown.
+TOURNAMENT_DEFAULTS: Final[dict[str, str | bool]] = {
+    "name": "",
+    "format": "knockout",
+    **MATCH_DEFAULTS,
     "max_players": "8",
     "start_in": "",
     "grace": "120",
