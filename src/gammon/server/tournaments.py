@@ -391,6 +391,13 @@ class Tournaments:
             await hub.db.run(
                 self.store.finish_pairing, row.id, p.round, p.slot, winner, reason, now_ms()
             )
+            if table_id in hub.actors:
+                hub.maybe_evict(table_id)  # nobody watching: forget it in a while
+            return
+        if table is not None and table.status == "playing" and p.table_id is not None:
+            actor = await hub.get(table_id)  # both seated: only a no-show can be due
+            if actor is not None:
+                await self._no_shows(row, actor)
             return
         entrants = {e.id: e for e in await hub.db.run(self.store.entrants, row.id)}
         seats: list[UserRow | BotSeat] = []
