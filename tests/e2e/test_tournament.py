@@ -1,5 +1,5 @@
 """Issue #17 in Chromium: a challenge reaches the other player's page at once (badge and
-notice), and a 4-player knockout of two signed-up people and two bots is played to the end
+notice; declined, then another accepted, which sends both to their table), and a 4-player knockout of two signed-up people and two bots is played to the end
 (the people leave their matches, which loses them), its bracket page naming the winner;
 one player uses a phone-sized screen (390x844)."""
 
@@ -46,6 +46,17 @@ def test_a_knockout_with_two_people_and_two_bots_runs_to_the_end(
     with boss.expect_navigation():
         notice.locator("form[data-answer=decline] button").click()
     expect(boss.locator("[data-testid=challenge-badge]")).to_be_hidden()
+    width = ann.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the challenges page is {width} px wide on a phone"
+    # a second one, accepted: both are sent to the new table, seated
+    ann.locator("#challenge-form [name=opponent]").fill(boss_name)
+    with ann.expect_navigation():
+        ann.locator("#challenge-form button[type=submit]").click()
+    with boss.expect_navigation():
+        boss.locator("[data-testid=challenge-notice] form[data-answer=accept] button").click()
+    expect(boss).to_have_url(re.compile(r"/table/[\w-]{12}$"))
+    expect(ann).to_have_url(boss.url)
+    wait_synced(ann)
 
     # the tournaments page is linked from the lobby; boss makes a 4-player knockout
     boss.goto("/")
