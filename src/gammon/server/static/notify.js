@@ -1,3 +1,4 @@
+// @ts-check
 // The user socket (/ws/user, docs/protocol.md "The user socket"), on every page of a
 // signed-in visitor: the number of challenges waiting for them on the header's badge, a
 // notice to accept or decline each one, and, when a challenge of theirs is accepted, the way
@@ -6,38 +7,55 @@
 
 const RETRY_MAX_MS = 30000;
 
+/**
+ * @typedef {{id: string, from: string, to: string, options: {match_length: number},
+ *   table: string | null}} Challenge
+ * @typedef {{type: string, event?: string, challenge?: Challenge, incoming: Challenge[]}} News
+ */
+
 function start() {
   const me = document.getElementById("me");
   const badge = document.getElementById("challenge-badge");
   const box = document.getElementById("challenge-notices");
-  const template = document.getElementById("challenge-notice");
+  const template = /** @type {HTMLTemplateElement | null} */ (document.getElementById("challenge-notice"));
   if (!me || !badge || !box || !template) return;
   const name = me.dataset.name;
   let retry = 1000;
 
+  /** @param {number} count */
   const setBadge = (count) => {
     badge.textContent = count ? String(count) : "";
     badge.hidden = !count;
   };
 
+  /** @param {HTMLElement} node @param {string} field @param {string} text */
+  const fill = (node, field, text) => {
+    const slot = node.querySelector(`[data-field="${field}"]`);
+    if (slot) slot.textContent = text;
+  };
+
+  /** @param {Challenge[]} incoming */
   const showNotices = (incoming) => {
     const pending = new Set(incoming.map((c) => c.id));
-    for (const node of box.querySelectorAll("[data-challenge]")) {
-      if (!pending.has(node.dataset.challenge)) node.remove();
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (box.querySelectorAll("[data-challenge]"))) {
+      if (!pending.has(node.dataset.challenge || "")) node.remove();
     }
     for (const c of incoming) {
       if (box.querySelector(`[data-challenge="${CSS.escape(c.id)}"]`)) continue;
-      const node = template.content.firstElementChild.cloneNode(true);
+      const first = template.content.firstElementChild;
+      if (!first) return;
+      const node = /** @type {HTMLElement} */ (first.cloneNode(true));
       node.dataset.challenge = c.id;
-      node.querySelector('[data-field="from"]').textContent = c.from;
-      node.querySelector('[data-field="length"]').textContent = String(c.options.match_length);
-      for (const form of node.querySelectorAll("form[data-answer]")) {
+      fill(node, "from", c.from);
+      fill(node, "length", String(c.options.match_length));
+      for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (node.querySelectorAll("form[data-answer]"))) {
         form.action = `/challenges/${encodeURIComponent(c.id)}/${form.dataset.answer}`;
       }
       box.append(node);
     }
   };
 
+  /** @param {News} msg */
   const handle = (msg) => {
     if (msg.type !== "challenges" && msg.type !== "challenge") return;
     setBadge(msg.incoming.length);
