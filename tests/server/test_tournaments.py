@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 
 from contestkit import (
     add_bots,
@@ -262,3 +263,27 @@ def test_two_processes_run_one_tournament_once() -> None:
         finally:
             one.stop()
             two.stop()
+
+
+def test_a_start_time_starts_it_with_whoever_registered(
+    players: Callable[[], Player], server: RunningServer
+) -> None:
+    boss = signed_up(players())
+    tid = create_tournament(boss, max_players="8", start_in="60")
+    add_bots(boss, tid, 3)
+    t = tournament(boss, tid)
+    assert t["status"] == "registering" and t["starts_at"] is not None
+    page = boss.http.get("/tournaments").text
+    assert f'data-tournament="{tid}"' in page
+    db = Database(server.settings.database_url)
+    try:  # an hour later
+        with db.engine.begin() as conn:
+            conn.execute(
+                text("UPDATE tournaments SET starts_at = starts_at - 3600000 WHERE id = :id"),
+                {"id": tid},
+            )
+    finally:
+        db.close()
+    done = wait_tournament(boss, tid, finished)
+    assert [len(r) for r in done["rounds"]] == [2, 1]  # three entrants: one bye
+    assert len(done["entrants"]) == 3
