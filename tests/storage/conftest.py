@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy", reason="the storage tests need the server extra")
 
-from gammon.storage import Database
+from gammon.storage import Database, Store
 from serverkit import postgres_schema
 
 
@@ -27,3 +27,8 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
         database.migrate()
         yield database
         database.close()
+
+
+@pytest.fixture
+def store(db: Database) -> Store:
+    return Store(db)

@@ -64,6 +64,25 @@ def test_ratings_follow_the_formula_pool_by_pool(db: Database) -> None:
     assert standings.leaderboard("tavla") == []  # one rated match: not yet listed
 
 
+def test_ratings_in_one_pool_for_seeding(db: Database) -> None:
+    store, standings = Store(db), Standings(db)
+    ann = store.create_user("ann", "h", guest=False, balance=0, now=1)
+    bob = store.create_user("bob", "h", guest=False, balance=0, now=1)
+    cat = store.create_user("cat", "h", guest=False, balance=0, now=1)
+    seats = (ResultSeat(ann.id, "ann", "user"), ResultSeat(bob.id, "bob", "user"))
+    finish(store, seats, 0, at=100, length=5)
+    finish(store, seats, 1, at=101, variant="plakoto")
+    backgammon = standings.ratings_in("backgammon", [ann.id, bob.id, cat.id])
+    change = rate(RatedPlayer(), RatedPlayer(), 5)
+    assert backgammon == {
+        ann.id: pytest.approx(change.winner.rating),
+        bob.id: pytest.approx(change.loser.rating),
+    }  # cat has no rating there: left out, seeded after the rated players
+    plakoto = standings.ratings_in("plakoto", [ann.id, bob.id])
+    assert plakoto[bob.id] > 1500 > plakoto[ann.id]
+    assert standings.ratings_in("backgammon", []) == {}
+
+
 def test_keyset_pages_cover_the_list_once_in_order_and_filter(db: Database) -> None:
     store, standings = Store(db), Standings(db)
     ann = store.create_user("ann", "h", guest=False, balance=0, now=1)

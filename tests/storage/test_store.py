@@ -25,13 +25,8 @@ from gammon.storage import (
 from gammon.storage.models import Base, User
 
 
-@pytest.fixture
-def store(db: Database) -> Store:
-    return Store(db)
-
-
 def test_migrations_build_exactly_the_models(db: Database) -> None:
-    assert db.schema_revision() == "0005"
+    assert db.schema_revision() == "0006"
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []

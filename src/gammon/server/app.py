@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gammon.server.context import Context
 from gammon.server.settings import Settings
+from gammon.server.user_ws import user_socket
 from gammon.server.web import exception_handlers
 from gammon.server.web import routes as http_routes
 from gammon.server.ws import table_socket
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         *http_routes(),
         WebSocketRoute("/ws/table/{table_id}", table_socket),
+        WebSocketRoute("/ws/user", user_socket),
         Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(

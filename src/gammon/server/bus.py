@@ -19,9 +19,9 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
-__all__ = ["Bus", "LocalBus", "RedisBus", "make_bus"]
+__all__ = ["Bus", "LocalBus", "RedisBus", "make_bus", "subscribe"]
 
 log = logging.getLogger(__name__)
 
@@ -126,22 +126,7 @@ class RedisBus:
         return self._alone
 
     async def _listen(self) -> None:
-        backoff = 0.2
-        while True:
-            try:
-                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                async with pubsub:
-                    await pubsub.subscribe(CHANNEL)
-                    self._started.set()
-                    backoff = 0.2
-                    async for message in pubsub.listen():
-                        await self._deliver(message.get("data"))
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("redis bus: %s; reconnecting in %.1f s", exc, backoff)
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 5.0)
+        await subscribe(self._redis, CHANNEL, self._deliver, self._started)
 
     async def _deliver(self, raw: object) -> None:
         if not isinstance(raw, bytes | str) or self._listener is None:
@@ -186,6 +171,29 @@ class RedisBus:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await self._redis.aclose()
+
+
+async def subscribe(
+    redis: Any, channel: str, deliver: Callable[[object], Awaitable[None]], ready: asyncio.Event
+) -> None:
+    """Pass each message of a Redis channel to ``deliver`` for ever, subscribing again
+    (with a growing pause) when the connection drops; ``ready`` is set once subscribed."""
+    backoff = 0.2
+    while True:
+        try:
+            pubsub = redis.pubsub(ignore_subscribe_messages=True)
+            async with pubsub:
+                await pubsub.subscribe(channel)
+                ready.set()
+                backoff = 0.2
+                async for message in pubsub.listen():
+                    await deliver(message.get("data"))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("redis %s: %s; reconnecting in %.1f s", channel, exc, backoff)
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 5.0)
 
 
 def make_bus(redis_url: str | None) -> Bus:

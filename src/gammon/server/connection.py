@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket
 
 from gammon.storage import UserRow
 
-__all__ = ["OUTBOX_BYTES", "OUTBOX_SIZE", "Connection", "dumps"]
+__all__ = ["OUTBOX_BYTES", "OUTBOX_SIZE", "Connection", "dumps", "finish"]
 
 log = logging.getLogger(__name__)
 
@@ -103,3 +103,14 @@ class Connection:
             await self.websocket.close(code, reason)
         except Exception as exc:  # the client went away: the reader sees the disconnect
             log.debug("WebSocket writer stopped: %s", exc)
+
+
+async def finish(conn: Connection, writer: asyncio.Task[None]) -> None:
+    """Close a connection and wait (at most 5 s) for its writer to send what is queued."""
+    conn.close()
+    try:
+        await asyncio.wait_for(writer, timeout=5)
+    except (TimeoutError, asyncio.CancelledError):
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await writer

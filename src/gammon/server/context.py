@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -20,10 +21,13 @@ from gammon.server.analysis import AnalysisRunner
 from gammon.server.auth import Auth
 from gammon.server.bots import BotRunner
 from gammon.server.bus import Bus, make_bus
+from gammon.server.challenges import Challenges
 from gammon.server.hub import Hub
+from gammon.server.notify import Notifier
 from gammon.server.ratelimit import KeyedLimiter
 from gammon.server.settings import Settings
-from gammon.storage import Database, Store
+from gammon.server.tournaments import Tournaments
+from gammon.storage import Database, Standings, Store
 
 __all__ = ["TEMPLATES", "Context"]
 
@@ -60,6 +64,9 @@ class Context:
         self._bus: Bus | None = None
         self._bots: BotRunner | None = None
         self._analysis: AnalysisRunner | None = None
+        self._notifier: Notifier | None = None
+        self._challenges: Challenges | None = None
+        self._tournaments: Tournaments | None = None
 
     @staticmethod
     def _need(value: T | None) -> T:
@@ -92,6 +99,21 @@ class Context:
         """The match analyses (once started)."""
         return self._need(self._analysis)
 
+    @property
+    def notifier(self) -> Notifier:
+        """The user sockets (once started)."""
+        return self._need(self._notifier)
+
+    @property
+    def challenges(self) -> Challenges:
+        """Challenges (once started)."""
+        return self._need(self._challenges)
+
+    @property
+    def tournaments(self) -> Tournaments:
+        """Tournaments and their scheduler (once started)."""
+        return self._need(self._tournaments)
+
     async def start(self) -> None:
         """Open the database, migrate it, connect the bus, resume every table in play."""
         settings = self.settings
@@ -105,12 +127,27 @@ class Context:
         self._analysis = AnalysisRunner(settings.bot_workers, db, self._store)
         self._hub = Hub(settings, db, self._store, self._bus, self._bots)
         await self._hub.start()
+        self._notifier = Notifier(settings.redis_url)
+        await self._notifier.start()
+        self._challenges = Challenges(self._hub, self._notifier)
+        standings = Standings(db)
+
+        async def ratings(pool: str, users: Sequence[int]) -> Mapping[int, float]:
+            return await db.run(standings.ratings_in, pool, users)
+
+        self._tournaments = Tournaments(self._hub, ratings)
+        self._hub.end_listeners.append(self._tournaments.table_ended)
+        await self._tournaments.start()
         log.info(
             "gammon started (%s, %s)", db.dialect, "redis" if settings.redis_url else "one process"
         )
 
     async def stop(self) -> None:
         """Close connections, stop the actors, the bot pool and the database."""
+        if self._tournaments is not None:
+            await self._tournaments.stop()
+        if self._notifier is not None:
+            await self._notifier.close()
         if self._hub is not None:
             await self._hub.stop()
         if self._bots is not None:

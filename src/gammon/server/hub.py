@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -67,6 +68,8 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         self._sync_task: asyncio.Task[None] | None = None
         self._cleanup_task: asyncio.Task[None] | None = None
+        #: Called with a table's id when one of this process's actors writes its ``end``.
+        self.end_listeners: list[Callable[[str], None]] = []
 
     async def start(self) -> None:
         """Listen to other processes and resume every table in play."""
@@ -136,6 +139,11 @@ class Hub:
         task = asyncio.create_task(self.bus.publish(table_id, version))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def ended(self, table_id: str) -> None:
+        """A table ended (its ``end`` entry was committed here): tell the listeners."""
+        for listener in self.end_listeners:
+            listener(table_id)
 
     async def _on_remote(self, table_id: str, version: int) -> None:
         actor = self.actors.get(table_id)

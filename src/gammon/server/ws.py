@@ -8,7 +8,6 @@ nothing), and hands everything else to the table's actor.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Final
@@ -18,7 +17,7 @@ from starlette.websockets import WebSocket
 from gammon.errors import GammonError
 from gammon.move import Step
 from gammon.server.auth import SESSION_COOKIE, now_ms, origin_allowed
-from gammon.server.connection import Connection
+from gammon.server.connection import Connection, finish
 from gammon.server.protocol import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -105,13 +104,7 @@ async def _serve(
         await _read(ctx, actor, conn, websocket, token)
     finally:
         actor.part(conn)
-        conn.close()
-        try:
-            await asyncio.wait_for(writer, timeout=5)
-        except (TimeoutError, asyncio.CancelledError):
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
+        await finish(conn, writer)
 
 
 def _error(conn: Connection, actor: TableActor, msg_id: str | int | None, exc: GammonError) -> None:

@@ -8,6 +8,7 @@ replaying it.  Imported match files are kept in ``imports``
 """
 
 from gammon.storage.analyses import Analyses
+from gammon.storage.challenges import ChallengeRow, ChallengeStore
 from gammon.storage.db import Database, normalize_url
 from gammon.storage.imports import ImportLimitError, ImportListing, ImportPage, ImportRow, Imports
 from gammon.storage.standings import (
@@ -29,11 +30,21 @@ from gammon.storage.store import (
     TableUpdate,
     UserRow,
 )
+from gammon.storage.tournaments import (
+    EntrantRow,
+    PairingRow,
+    RegistrationError,
+    TournamentRow,
+    TournamentStore,
+)
 
 __all__ = [
     "Analyses",
+    "ChallengeRow",
+    "ChallengeStore",
     "ConflictError",
     "Database",
+    "EntrantRow",
     "EntryRow",
     "HistoryRow",
     "ImportLimitError",
@@ -45,13 +56,17 @@ __all__ = [
     "LeaderRow",
     "LedgerLine",
     "MatchResult",
+    "PairingRow",
     "RatingRow",
+    "RegistrationError",
     "ResultSeat",
     "SessionInfo",
     "Standings",
     "Store",
     "TableRow",
     "TableUpdate",
+    "TournamentRow",
+    "TournamentStore",
     "UserRow",
     "normalize_url",
 ]

@@ -323,6 +323,18 @@ class Standings:
             finally:
                 self._bound = None
 
+    def ratings_in(self, pool: str, user_ids: Sequence[int]) -> dict[int, float]:
+        """The ratings of these users in one pool (users who have none are left out)."""
+        if not user_ids:
+            return {}
+        with self._conn() as conn:
+            rows = conn.execute(
+                select(Rating.user_id, Rating.rating).where(
+                    Rating.pool == pool, Rating.user_id.in_(list(user_ids))
+                )
+            )
+            return {r.user_id: float(r.rating) for r in rows}
+
     def ratings(self, user_id: int) -> list[RatingRow]:
         """A player's ratings, most played pool first."""
         with self._conn() as conn:

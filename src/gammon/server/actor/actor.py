@@ -336,6 +336,8 @@ class TableActor:
         self.fanout.broadcast(record)
         if publish:
             self.host.announce(self.id, new.version)
+            if record.kind == "end":
+                self.host.ended(self.id)
         self.drive()
         return record
 

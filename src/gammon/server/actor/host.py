@@ -50,6 +50,9 @@ class TableHost(Protocol):
     def announce(self, table_id: str, version: int) -> None:
         """Tell other processes that the table is at ``version``."""
 
+    def ended(self, table_id: str) -> None:
+        """The table's ``end`` entry was committed (tournaments listen to it)."""
+
     def maybe_evict(self, table_id: str) -> None:
         """The table has gone idle: forget its actor after a while."""
 

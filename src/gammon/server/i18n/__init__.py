@@ -4,9 +4,9 @@ Templates write ``{{ t("Open tables") }}``; error messages stay in English (thei
 ``code`` is what programs read), but those people see on the pages are translated
 (:func:`error_text`).  One module a language: :mod:`.en` (the English of the symbolic
 keys), :mod:`.fr` and :mod:`.it` (every page text); :mod:`.errors` holds the refusals;
-:mod:`.players` the texts of the players' pages (profiles, leaderboards, ratings) and
-:mod:`.board` the analysis board's (the browser gets its language's), in every language,
-merged in here.
+:mod:`.players` the texts of the players' pages (profiles, leaderboards, ratings),
+:mod:`.contests` those of challenges and tournaments, and :mod:`.board` the analysis
+board's (the browser gets its language's), in every language, merged in here.
 
 >>> translator("fr")("Open tables")
 'Tables ouvertes'
@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Final
 
 from gammon.server.i18n import board, en, errors, fr, it
+from gammon.server.i18n.contests import CONTEST_ENGLISH, CONTEST_ERRORS, CONTEST_MESSAGES
 from gammon.server.i18n.players import PLAYER_ENGLISH, PLAYER_ERRORS, PLAYER_MESSAGES
 
 __all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "translator"]
@@ -30,15 +31,20 @@ __all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "translat
 LANGUAGES: Final = ("en", "fr", "it")
 
 #: The English of the symbolic keys (``variant.standard``, ``pool.backgammon``...).
-ENGLISH: Final[dict[str, str]] = {**en.ENGLISH, **PLAYER_ENGLISH, **board.ENGLISH}
+ENGLISH: Final[dict[str, str]] = {
+    **en.ENGLISH,
+    **PLAYER_ENGLISH,
+    **CONTEST_ENGLISH,
+    **board.ENGLISH,
+}
 #: For each language but English, every page text (the English text is the key).
 MESSAGES: Final[dict[str, dict[str, str]]] = {
-    "fr": {**fr.PAGES, **PLAYER_MESSAGES["fr"], **board.FR},
-    "it": {**it.PAGES, **PLAYER_MESSAGES["it"], **board.IT},
+    "fr": {**fr.PAGES, **PLAYER_MESSAGES["fr"], **CONTEST_MESSAGES["fr"], **board.FR},
+    "it": {**it.PAGES, **PLAYER_MESSAGES["it"], **CONTEST_MESSAGES["it"], **board.IT},
 }
 #: The refusals people see, as (English pattern, translations).
 ERRORS: Final[tuple[tuple[re.Pattern[str], dict[str, str]], ...]] = errors.ERRORS + tuple(
-    (re.compile(pattern), texts) for pattern, texts in PLAYER_ERRORS
+    (re.compile(pattern), texts) for pattern, texts in (*PLAYER_ERRORS, *CONTEST_ERRORS)
 )
 
 

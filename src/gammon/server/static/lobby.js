@@ -1,12 +1,13 @@
 // @ts-check
 // The lobby's lists of open tables and live games, kept up to date: every 5 s (while the tab
 // is visible) the page asks the server for the lists again (GET /lobby/tables, an HTML
-// fragment rendered like the page itself) and swaps them in when they changed.
+// fragment rendered like the page itself) and swaps them in when they changed.  A
+// tournament's page keeps its bracket up to date the same way (GET /tournaments/<id>/live).
 
 const PERIOD_MS = 5000;
 
 function start() {
-  const box = document.getElementById("lobby-lists");
+  const box = document.getElementById("lobby-lists") || document.getElementById("tournament-live");
   if (!box || !box.dataset.src) return;
   const url = new URL(box.dataset.src, location.href);
   const lang = new URLSearchParams(location.search).get("lang");

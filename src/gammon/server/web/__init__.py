@@ -12,6 +12,8 @@ foreign ``Origin`` is refused as well.
 - :mod:`~gammon.server.web.imports`: a match file uploaded by a player, and its analysis;
 - :mod:`~gammon.server.web.players`: profiles, leaderboards, the account's history;
 - :mod:`~gammon.server.web.api`: the JSON API;
+- :mod:`~gammon.server.web.challenges`: challenges (pages, forms and JSON);
+- :mod:`~gammon.server.web.tournaments`: tournaments (pages, forms and JSON);
 - :mod:`~gammon.server.web.errors`: error responses.
 """
 
@@ -35,6 +37,15 @@ from gammon.server.web.api import (
     api_sit,
     api_table,
     api_tables,
+)
+from gammon.server.web.challenges import (
+    api_challenge_answer,
+    api_challenges,
+    api_create_challenge,
+    challenge_answer,
+    challenge_settings,
+    challenges_page,
+    create_challenge,
 )
 from gammon.server.web.errors import exception_handlers
 from gammon.server.web.imports import import_routes
@@ -63,6 +74,16 @@ from gammon.server.web.pages import (
 )
 from gammon.server.web.players import player_routes
 from gammon.server.web.rematch import api_rematch, rematch, rematch_id
+from gammon.server.web.tournaments import (
+    api_tournament,
+    create_tournament,
+    tournament_bot,
+    tournament_live,
+    tournament_page,
+    tournament_register,
+    tournament_unregister,
+    tournaments_page,
+)
 
 __all__ = ["exception_handlers", "match_record", "rematch_id", "routes"]
 
@@ -105,4 +126,19 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),
         *import_routes(),
         *player_routes(),
+        Route("/challenges", challenges_page, methods=["GET"]),
+        Route("/challenges", create_challenge, methods=["POST"]),
+        Route("/challenges/{challenge_id}/{what}", challenge_answer, methods=["POST"]),
+        Route("/account/challenges", challenge_settings, methods=["POST"]),
+        Route("/api/challenges", api_challenges, methods=["GET"]),
+        Route("/api/challenges", api_create_challenge, methods=["POST"]),
+        Route("/api/challenges/{challenge_id}/{what}", api_challenge_answer, methods=["POST"]),
+        Route("/tournaments", tournaments_page, methods=["GET"]),
+        Route("/tournaments", create_tournament, methods=["POST"]),
+        Route("/tournaments/{tournament_id}", tournament_page, methods=["GET"]),
+        Route("/tournaments/{tournament_id}/live", tournament_live, methods=["GET"]),
+        Route("/tournaments/{tournament_id}/register", tournament_register, methods=["POST"]),
+        Route("/tournaments/{tournament_id}/unregister", tournament_unregister, methods=["POST"]),
+        Route("/tournaments/{tournament_id}/bots", tournament_bot, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}", api_tournament, methods=["GET"]),
     ]

@@ -31,6 +31,7 @@ __all__ = [
     "context_of",
     "csrf_token_of",
     "form_text",
+    "form_values",
     "format_time",
     "is_secure",
     "json_body",
@@ -139,6 +140,25 @@ def form_text(form: FormData, name: str) -> str:
     """One form field as text (empty when missing)."""
     value = form.get(name)
     return value if isinstance(value, str) else ""
+
+
+def form_values(
+    defaults: Mapping[str, str | bool], data: Mapping[str, str] | None, width: int = 40
+) -> dict[str, str | bool]:
+    """A form's values as shown: the defaults, or what was sent (to show it again, with a
+    checkbox that was not sent unticked).
+
+    >>> form_values({"name": "", "cube": True}, {"name": "Friday"})
+    {'name': 'Friday', 'cube': False}
+    """
+    if data is None:
+        return dict(defaults)
+    return {
+        name: (name in data and data[name] not in ("", "off"))
+        if isinstance(default, bool)
+        else str(data.get(name, default))[:width]
+        for name, default in defaults.items()
+    }
 
 
 async def checked_form(request: Request) -> FormData:

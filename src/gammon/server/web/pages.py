@@ -22,6 +22,7 @@ from gammon.server.web.common import (
     client_address,
     context_of,
     form_text,
+    form_values,
     lobby_tables,
     may_create,
     need_session,
@@ -83,18 +84,6 @@ FORM_DEFAULTS: Final[dict[str, str | bool]] = {
 }
 
 
-def _form_values(data: Mapping[str, str] | None) -> dict[str, str | bool]:
-    """The create-table form's values: the defaults, or what was sent (to show it again)."""
-    if data is None:
-        return dict(FORM_DEFAULTS)
-    return {
-        name: (name in data and data[name] not in ("", "off"))
-        if isinstance(default, bool)
-        else str(data.get(name, default))[:40]
-        for name, default in FORM_DEFAULTS.items()
-    }
-
-
 async def lobby(
     request: Request,
     form: Mapping[str, str] | None = None,
@@ -112,7 +101,7 @@ async def lobby(
             "cube_limits": CUBE_LIMITS,
             "bot_levels": BOT_LEVELS,
             "bots": bots_available(),
-            "f": _form_values(form),
+            "f": form_values(FORM_DEFAULTS, form),
             "error": error,
         },
         http_status(error.code) if error is not None else 200,
@@ -225,6 +214,7 @@ async def account(request: Request) -> Response:
             "account": user,
             "ledger": group_ledger(lines),
             **await account_extras(request, session.user.id),
+            "refuse_guests": await ctx.db.run(ctx.challenges.store.refuses_guests, session.user.id),
         },
     )
 

@@ -3,12 +3,10 @@ the old one, so both players' requests lead to the same table."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from gammon.server.arranged import derived_id
 from gammon.server.hub import TableRequest
 from gammon.server.protocol import ServerError
 from gammon.server.views import table_summary
@@ -31,8 +29,7 @@ def rematch_id(table_id: str) -> str:
     >>> rematch_id("Ab3dE5fG7hJ9")
     'T88GQJXoU58v'
     """
-    digest = hashlib.sha256(f"gammon-rematch:{table_id}".encode()).digest()
-    return base64.urlsafe_b64encode(digest).decode()[:12]
+    return derived_id(f"gammon-rematch:{table_id}")
 
 
 async def _rematch(request: Request, user: UserRow, table_id: str) -> str:

@@ -1,0 +1,111 @@
+"""Issue #17 in Chromium: a challenge reaches the other player's page at once (badge and
+notice; declined, then another accepted, which sends both to their table), and a 4-player knockout of two signed-up people and two bots is played to the end
+(the people leave their matches, which loses them), its bracket page naming the winner;
+one player uses a phone-sized screen (390x844)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from e2e.kit import Browse, GammonServer, confirm, sign_up, wait_synced
+
+pytestmark = pytest.mark.e2e
+
+
+def _go_to_my_match(page: Any, tournament: str, name: str, expect: Callable[..., Any]) -> None:
+    """From the tournament's page, to the table of my match now being played."""
+    page.goto(f"/tournaments/{tournament}")
+    link = page.locator(".pairing:not(.done)", has_text=name).locator("[data-testid=pairing-table]")
+    expect(link).to_be_visible()  # the bracket refreshes itself every 5 s
+    link.click()
+    wait_synced(page)
+
+
+def test_a_knockout_with_two_people_and_two_bots_runs_to_the_end(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    boss = browse.page(server.url, "desktop", "boss")
+    ann = browse.page(server.url, "phone", "ann")
+    boss_name, ann_name = sign_up(boss), sign_up(ann)
+
+    # a challenge shows at once on the other player's page: a badge and a notice
+    boss.goto("/")
+    expect(boss.locator("[data-testid=challenge-badge]")).to_be_hidden()
+    ann.goto(f"/challenges?name={boss_name}")
+    ann.locator("#challenge-form [name=match_length]").fill("1")
+    with ann.expect_navigation():
+        ann.locator("#challenge-form button[type=submit]").click()
+    expect(ann.locator("#outgoing")).to_contain_text(boss_name)
+    expect(boss.locator("[data-testid=challenge-badge]")).to_have_text("1")
+    notice = boss.locator("[data-testid=challenge-notice]")
+    expect(notice).to_contain_text(ann_name)
+    with boss.expect_navigation():
+        notice.locator("form[data-answer=decline] button").click()
+    expect(boss.locator("[data-testid=challenge-badge]")).to_be_hidden()
+    width = ann.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the challenges page is {width} px wide on a phone"
+    # a second one, accepted: both are sent to the new table, seated
+    ann.locator("#challenge-form [name=opponent]").fill(boss_name)
+    with ann.expect_navigation():
+        ann.locator("#challenge-form button[type=submit]").click()
+    with boss.expect_navigation():
+        boss.locator("[data-testid=challenge-notice] form[data-answer=accept] button").click()
+    expect(boss).to_have_url(re.compile(r"/table/[\w-]{12}$"))
+    expect(ann).to_have_url(boss.url)
+    wait_synced(ann)
+
+    # the tournaments page is linked from the lobby; boss makes a 4-player knockout
+    boss.goto("/")
+    boss.locator("header.site a[href='/tournaments']").click()
+    expect(boss).to_have_url(re.compile(r"/tournaments$"))
+    form = boss.locator("#create-tournament")
+    form.locator("[name=name]").fill("Friday cup")
+    form.locator("[name=format]").select_option("knockout")
+    form.locator("[name=match_length]").fill("1")
+    form.locator("[name=max_players]").fill("4")
+    with boss.expect_navigation():
+        form.locator("button[type=submit]").click()
+    found = re.search(r"/tournaments/(\d+)$", boss.url)
+    assert found, boss.url
+    tournament = found.group(1)
+    with boss.expect_navigation():
+        boss.locator("#register-button").click()
+    for _ in range(2):
+        boss.locator("#add-bot select").select_option("beginner")
+        with boss.expect_navigation():
+            boss.locator("#add-bot button").click()
+    expect(boss.locator("#entrants li")).to_have_count(3)
+
+    # ann registers on her phone: the tournament is full and starts
+    ann.goto("/tournaments")
+    ann.locator("#live-tournaments a", has_text="Friday cup").click()
+    with ann.expect_navigation():
+        ann.locator("#register-button").click()
+    expect(ann.locator("#bracket .round")).to_have_count(1)
+    width = ann.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the tournament page is {width} px wide on a phone"
+
+    # round 1 pairs the top seed (boss) with the last (ann); ann leaves hers: boss goes on
+    _go_to_my_match(ann, tournament, ann_name, expect)
+    with ann.expect_navigation():
+        confirm(ann, "leave")
+    # the final: boss against the bot that won the other match; boss leaves it too
+    expect(boss.locator("#bracket .round")).to_have_count(2)
+    _go_to_my_match(boss, tournament, boss_name, expect)
+    with boss.expect_navigation():
+        confirm(boss, "leave")
+
+    # the bracket names the winner, a bot, on both pages
+    for page in (boss, ann):
+        page.goto(f"/tournaments/{tournament}")
+        winner = page.locator("[data-testid=tournament-winner]")
+        expect(winner).to_contain_text("gammon-bot")
+        expect(page.locator("#tournament-status")).to_have_attribute("data-status", "finished")
+    rounds = boss.locator("#bracket .round")
+    expect(rounds).to_have_count(2)
+    expect(rounds.nth(0).locator(".pairing.done")).to_have_count(2)
+    expect(rounds.nth(1).locator(".pairing .won")).to_contain_text("gammon-bot")
