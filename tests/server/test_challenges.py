@@ -223,7 +223,10 @@ def test_a_rated_challenge_rates_both_players_once(
     assert r.status_code == 303, r.text
     (challenge,) = bob.http.get("/api/challenges").json()["incoming"]
     assert challenge["options"]["rated"] is True and challenge["options"]["match_length"] == 3
-    assert 'class="rated"' in bob.http.get("/challenges").text
+    page = bob.http.get("/challenges").text
+    assert 'class="rated"' in page.split('id="incoming"')[1].split("</ul>")[0]
+    # every page's notice (static/notify.js) says so too, shown for a rated challenge only
+    assert '<span data-field="rated" hidden>' in page
     accept = f"/api/challenges/{challenge['id']}/accept"
     table = bob.post(accept, {}).json()["table"]
     pair = _seated(table, ann, bob)
