@@ -339,6 +339,19 @@ def turn_of(pair: Pair, seat: int, limit: int = 200) -> None:
     raise AssertionError(f"seat {seat} never came on turn")
 
 
+def resign(pair: Pair, level: int = 1) -> int:
+    """The player to act resigns the game at ``level``, the other accepts; the resigner."""
+    seat = pair.to_act()
+    ws, other = pair.ws(seat), pair.ws(1 - seat)
+    state = wait_state(ws, lambda s: "resign" in s["you"]["allowed"])
+    reply = ws.reply({"type": "resign", "level": level, "version": state["version"]})
+    assert reply["type"] == "ack", reply
+    state = wait_state(other, lambda s: "accept_resign" in s["you"]["allowed"])
+    reply = other.reply({"type": "accept_resign", "version": state["version"]})
+    assert reply["type"] == "ack", reply
+    return seat
+
+
 SERVICES_REASON = (
     "needs PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379: "
     "set GAMMON_TEST_SERVICES=1 (CI does) to run it"

@@ -39,6 +39,7 @@ from serverkit import (
     ServeProcess,
     play_move,
     postgres_schema,
+    resign,
     start_pair,
     start_server,
     turn_of,
@@ -67,19 +68,6 @@ def rated_pair(a: Player, b: Player, **options: Any) -> Pair:
     """``a`` creates a table (rated unless told), ``b`` sits, both connect; the match starts."""
     seated = iter((a, b))
     return start_pair(lambda: next(seated), **{"match_length": 1, "rated": True, **options})
-
-
-def resign(pair: Pair, level: int = 1) -> int:
-    """The player to act resigns the game at ``level``, the other accepts; the resigner."""
-    seat = pair.to_act()
-    ws, other = pair.ws(seat), pair.ws(1 - seat)
-    state = wait_state(ws, lambda s: "resign" in s["you"]["allowed"])
-    reply = ws.reply({"type": "resign", "level": level, "version": state["version"]})
-    assert reply["type"] == "ack", reply
-    state = wait_state(other, lambda s: "accept_resign" in s["you"]["allowed"])
-    reply = other.reply({"type": "accept_resign", "version": state["version"]})
-    assert reply["type"] == "ack", reply
-    return seat
 
 
 def resign_by(pair: Pair, seat: int) -> None:

@@ -18,6 +18,7 @@ from gammon.server.actor import TableActor
 from gammon.server.auth import now_ms
 from gammon.server.connection import dumps
 from gammon.server.hub import Hub
+from gammon.server.results import check_rated_seat
 from gammon.storage import ConflictError, UserRow
 
 __all__ = ["BotSeat", "arranged_id", "derived_id", "ensure_table"]
@@ -59,7 +60,14 @@ async def ensure_table(
     *,
     private: bool,
 ) -> TableActor:
-    """The table ``table_id`` with ``seats`` seated (made and filled as far as missing)."""
+    """The table ``table_id`` with ``seats`` seated (made and filled as far as missing).
+
+    A rated table takes two signed-in accounts: a guest or a bot among ``seats`` is
+    refused (``invalid_options``) before anything is made or seated.
+    """
+    for who in seats:
+        kind = "bot" if isinstance(who, BotSeat) else "guest" if who.guest else "user"
+        check_rated_seat(options, kind)
     if await hub.db.run(hub.store.table, table_id) is None:
         data = {
             "by": by.name if by is not None else "gammon",

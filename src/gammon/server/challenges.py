@@ -8,6 +8,10 @@ and sends both there.  A player may refuse challenges from guests (account page)
 Each player may make :data:`RATE_BURST` challenges at once, then one every
 ``60 / RATE_PER_MINUTE`` seconds, and have at most :data:`MAX_PENDING` pending.
 A bot cannot be asked: challenging one makes its table at once.
+
+A challenge may be rated (docs/ratings.md, "When a match is rated"): both players must
+then be signed-in accounts, checked when it is made and again when it is accepted
+(:func:`check_rated_challenge`); a bot's table refuses a rated one as the lobby does.
 """
 
 from __future__ import annotations
@@ -23,9 +27,17 @@ from gammon.server.hub import Hub, TableRequest
 from gammon.server.notify import Notifier
 from gammon.server.protocol import ServerError
 from gammon.server.ratelimit import KeyedLimiter
+from gammon.server.results import check_rated_seat
 from gammon.storage import ChallengeRow, ChallengeStore, UserRow
 
-__all__ = ["MAX_PENDING", "RATE_BURST", "RATE_PER_MINUTE", "Challenges", "challenge_json"]
+__all__ = [
+    "MAX_PENDING",
+    "RATE_BURST",
+    "RATE_PER_MINUTE",
+    "Challenges",
+    "challenge_json",
+    "check_rated_challenge",
+]
 
 #: Challenges a player may make in a burst, then per minute.
 RATE_BURST: Final = 5
@@ -46,6 +58,31 @@ def challenge_json(row: ChallengeRow) -> dict[str, Any]:
         "table": row.table_id,
         "created_at": row.created_at,
     }
+
+
+def check_rated_challenge(options: TableOptions, me: UserRow, other: UserRow) -> None:
+    """Refuse a rated challenge, made or accepted by ``me``, unless both players are
+    signed-in accounts (``invalid_options``: the lobby's refusal when ``me`` is a guest).
+
+    >>> from gammon.storage import UserRow
+    >>> ann = UserRow(1, "ann", False, 0, None, 0)
+    >>> guest = UserRow(2, "guest-7", True, 0, None, 0)
+    >>> check_rated_challenge(TableOptions(match_length=3), guest, ann)   # casual: anyone
+    >>> check_rated_challenge(TableOptions(match_length=3, rated=True), ann, guest)
+    Traceback (most recent call last):
+    ...
+    gammon.server.protocol.ServerError: a rated match is played between two signed-in accounts: this player plays as a guest
+    >>> check_rated_challenge(TableOptions(match_length=3, rated=True), guest, ann)
+    Traceback (most recent call last):
+    ...
+    gammon.server.protocol.ServerError: a rated match is played between two signed-in accounts: sign up or sign in to sit at a rated table
+    """
+    check_rated_seat(options, "guest" if me.guest else "user")
+    if options.rated and other.guest:
+        raise ServerError(
+            "invalid_options",
+            "a rated match is played between two signed-in accounts: this player plays as a guest",
+        )
 
 
 class Challenges:
@@ -88,6 +125,7 @@ class Challenges:
             raise ServerError("forbidden", "you cannot challenge yourself")
         if user.guest and await db.run(self.store.refuses_guests, target.id):
             raise ServerError("forbidden", "this player does not take challenges from guests")
+        check_rated_challenge(request.options, user, target)
         if await db.run(self.store.pending_from, user.id) >= MAX_PENDING:
             raise ServerError("rate_limited", "too many of your challenges wait for an answer")
         if not self.limiter.allow(str(user.id)):
@@ -115,11 +153,16 @@ class Challenges:
 
     async def accept(self, user: UserRow, challenge_id: str) -> str:
         """Accept a challenge: both players are seated at its table; the table's id.
-        Accepting again (a second click, a retry) gives the same table."""
+        Accepting again (a second click, a retry) gives the same table.  A rated
+        challenge is checked again (:func:`check_rated_challenge`): it stays pending
+        when refused."""
         row = await self._pending(challenge_id, user, "to")
         table_id = arranged_id(f"challenge:{row.id}")
+        options = TableOptions.from_dict(json.loads(row.options))
+        challenger = await self.hub.db.run(self.hub.store.user, row.from_user)
+        assert challenger is not None
         if row.status == "pending":
-            options = TableOptions.from_dict(json.loads(row.options))
+            check_rated_challenge(options, user, challenger)
             need = options.required_balance()
             if need:
                 have = await self.hub.db.run(self.hub.store.available, [row.from_user, user.id])
@@ -135,10 +178,7 @@ class Challenges:
         row = await self._pending(challenge_id, user, "to")
         if row.status != "accepted":
             raise ServerError("stale", "the challenge was answered already")
-        challenger = await self.hub.db.run(self.hub.store.user, row.from_user)
-        assert challenger is not None
         seats = (challenger, user) if row.seat == 0 else (user, challenger)
-        options = TableOptions.from_dict(json.loads(row.options))
         await ensure_table(self.hub, table_id, options, challenger, seats, private=True)
         await self._tell(row, "accepted")
         return table_id

@@ -184,6 +184,15 @@ PLAYER_ERRORS: Final[tuple[tuple[str, dict[str, str]], ...]] = (
         },
     ),
     (
+        r"a rated match is played between two signed-in accounts: this player plays as a guest",
+        {
+            "fr": "une partie classée se joue entre deux comptes connectés : ce joueur joue "
+            "en invité",
+            "it": "una partita valida per la classifica si gioca tra due account registrati: "
+            "questo giocatore gioca come ospite",
+        },
+    ),
+    (
         r"only a match of at least 1 point is rated; money sessions are never rated",
         {
             "fr": "seule une partie d'au moins 1 point est classée ; les sessions d'argent ne "

@@ -8,7 +8,7 @@
 const RETRY_MAX_MS = 30000;
 
 /**
- * @typedef {{id: string, from: string, to: string, options: {match_length: number},
+ * @typedef {{id: string, from: string, to: string, options: {match_length: number, rated?: boolean},
  *   table: string | null}} Challenge
  * @typedef {{type: string, event?: string, challenge?: Challenge, incoming: Challenge[]}} News
  */
@@ -48,6 +48,8 @@ function start() {
       node.dataset.challenge = c.id;
       fill(node, "from", c.from);
       fill(node, "length", String(c.options.match_length));
+      const rated = /** @type {HTMLElement | null} */ (node.querySelector('[data-field="rated"]'));
+      if (rated) rated.hidden = !c.options.rated;
       for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (node.querySelectorAll("form[data-answer]"))) {
         form.action = `/challenges/${encodeURIComponent(c.id)}/${form.dataset.answer}`;
       }

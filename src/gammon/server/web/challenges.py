@@ -44,6 +44,7 @@ CHALLENGE_DEFAULTS: Final[dict[str, str | bool]] = {
     "opponent": "",
     "bot_level": "intermediate",
     **MATCH_DEFAULTS,
+    "rated": False,
     "seat": "0",
 }
 

@@ -53,7 +53,9 @@ export function renderPlayer(page, node, seat) {
   const online = info.kind === "bot" || info.online !== false;
   children.push(h("span", { class: `dot ${online ? "on" : "off"}`, title: t(online ? "seat.online" : "seat.offline") }));
   const shown = displayName(info);
-  children.push(h("span", { class: "name", "data-testid": `name-${seat}`, title: shown }, shown));
+  // an account's name links to its profile (a new tab: the game goes on); a guest's or a bot's does not
+  const profile = info.kind === "user" && info.name ? `/@/${encodeURIComponent(info.name)}` : null;
+  children.push(h(profile ? "a" : "span", { class: "name", "data-testid": `name-${seat}`, title: shown, href: profile, target: profile && "_blank", rel: profile && "noopener" }, shown));
   if (seat === page.mySeat) children.push(h("span", { class: "tag" }, t("seat.you")));
   children.push(h("span", { class: "tag colour", "data-testid": `colour-${seat}` }, t(seat === 0 ? "color.light" : "color.dark")));
   if (info.kind === "bot") {
