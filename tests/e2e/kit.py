@@ -315,7 +315,9 @@ def play_step(page: Page, what: str, *, use_forced: bool = True) -> None:
     if what == "confirm":
         page.locator("[data-action=confirm-move]").click()
     elif what == "forced" and use_forced:
-        page.locator("[data-action=play-forced]").click()
+        # forced moves play by themselves by default: the button may go before the click
+        with contextlib.suppress(playwright_api.TimeoutError):
+            page.locator("[data-action=play-forced]").click(timeout=3000)
     elif what == "dest":
         page.locator(".board.interactive .hit.dest").first.click()
     elif what in ("src", "forced"):

@@ -25,12 +25,14 @@
  * @property {Set<number>} dests where the selected checker may go
  * @property {number | null} selected
  * @property {boolean} interactive
+ * @property {string | null} [confirm] the label of a click on the dice that confirms the move
  */
 /**
  * @typedef {object} Handlers
  * @property {(point: number) => void} onPoint a click or tap on a point
  * @property {(point: number) => void} onSelect a tap that selects a point
  * @property {(from: number, to: number) => void} onDrag a checker dragged from a point to another
+ * @property {() => void} [onDice] a click on the dice while they confirm the move
  */
 
 const NS = "http://www.w3.org/2000/svg";
@@ -463,6 +465,22 @@ export class BoardView {
     dice.values.forEach((/** @type {number} */ v, /** @type {number} */ i) => {
       const x = cx + (i - (n - 1) / 2) * gap;
       drawDie(g, x, MID, size, v, `s${dice.seat}${dice.used && dice.used[i] ? " used" : ""}`);
+    });
+    const onDice = this.handlers.onDice;
+    if (!model.confirm || !onDice) return;
+    // the move is complete: a click (or Enter) on the dice confirms it
+    const width = (n - 1) * gap + size + 16;
+    const hit = svg("rect", {
+      x: cx - width / 2, y: MID - size / 2 - 8, width, height: size + 16, rx: 10,
+      class: "dice-confirm", role: "button", tabindex: 0, "aria-label": model.confirm, "data-action": "confirm-dice",
+    }, g);
+    svg("title", {}, hit).textContent = model.confirm;
+    hit.addEventListener("click", () => onDice());
+    hit.addEventListener("keydown", (e) => {
+      if (/** @type {KeyboardEvent} */ (e).key !== "Enter" && /** @type {KeyboardEvent} */ (e).key !== " ") return;
+      e.preventDefault();
+      e.stopPropagation();
+      onDice();
     });
   }
 

@@ -88,6 +88,7 @@ export class GamePage {
       onPoint: (/** @type {number} */ p) => this.input.onPoint(p),
       onSelect: (/** @type {number} */ p) => this.input.selectPoint(p),
       onDrag: (/** @type {number} */ from, /** @type {number} */ to) => this.input.onDrag(from, to),
+      onDice: () => this.input.confirmMove(),
     });
     /** @type {ReturnType<typeof setInterval> | undefined} asks whether the other player wants a rematch */
     this.rematchTimer = undefined;

@@ -165,6 +165,7 @@ export function renderBoard(page) {
     dests,
     selected: interactive ? page.input.selected : null,
     interactive,
+    confirm: page.input.canConfirm() && page.connStatus === "online" ? `${t("btn.confirm")} ${opts && opts.move ? opts.move : ""}`.trim() : null,
   });
   page.board.setTitle(statusText(page));
 }
