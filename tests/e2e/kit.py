@@ -195,9 +195,10 @@ class Browse:
         self.watch = watch
         self.contexts: list[BrowserContext] = []
 
-    def page(self, base_url: str, size: str = "desktop", label: str = "") -> Page:
-        """A new person with a new browser (cookies of their own) at ``size``."""
-        ctx = self.browser.new_context(base_url=base_url, **SIZES[size])
+    def page(self, base_url: str, size: str = "desktop", label: str = "", **options: Any) -> Page:
+        """A new person with a new browser (cookies of their own) at ``size`` (``options``:
+        more of the context's, e.g. ``color_scheme``)."""
+        ctx = self.browser.new_context(base_url=base_url, **SIZES[size], **options)
         ctx.set_default_timeout(WAIT_MS)
         self.contexts.append(ctx)
         page = ctx.new_page()

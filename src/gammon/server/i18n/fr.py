@@ -64,6 +64,7 @@ PAGES: Final[dict[str, str]] = {
     "Watch": "Regarder",
     "Sign in": "Se connecter",
     "Sign up": "S'inscrire",
+    "Dark mode": "Mode sombre",
     "Sign out": "Se déconnecter",
     "guest": "invité",
     "Open tables": "Tables ouvertes",

@@ -64,6 +64,7 @@ PAGES: Final[dict[str, str]] = {
     "Watch": "Guarda",
     "Sign in": "Accedi",
     "Sign up": "Registrati",
+    "Dark mode": "Tema scuro",
     "Sign out": "Esci",
     "guest": "ospite",
     "Open tables": "Tavoli aperti",

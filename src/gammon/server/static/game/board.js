@@ -18,7 +18,7 @@
  * @property {number[][]} [pinned] per seat, its pinned checkers' points (own numbering)
  * @property {number[]} [waiting] per seat, checkers still to enter
  * @property {number[]} [other] `variant.other_point`
- * @property {{waiting: string, pinned: string}} [labels]
+ * @property {{waiting: string, pinned: string, point?: string, bar?: string, tray?: string}} [labels] words on the board; `point` has `{n}`
  * @property {{seat: number, values: number[], used: boolean[]} | null} dice
  * @property {{enabled: boolean, disabled: boolean, disabledText: string, value: number, owner: number | null, offer: {value: number, by: number} | null} | null} cube
  * @property {Set<number>} sources points a checker may leave
@@ -511,6 +511,9 @@ export class BoardView {
       if (classes.length > 1 && interactive) {
         attrs.tabindex = 0;
         attrs.role = "button";
+        const labels = model.labels;
+        const name = point === 25 ? labels && labels.bar : point === 0 ? labels && labels.tray : labels && labels.point && labels.point.replace("{n}", String(point));
+        attrs["aria-label"] = name || String(point);
       }
       svg("rect", attrs, g);
       if (interactive && dests.has(point)) {

@@ -143,7 +143,14 @@ export function renderSettings(page) {
     option("quick-move", "quickMove", "gammon.quickMove", "move.quick"),
     option("auto-confirm", "autoConfirm", "gammon.autoConfirm", "move.auto_confirm", () => page.input.maybeAutoConfirm()),
     option("auto-forced", "autoForced", "gammon.autoForced", "move.auto_forced", () => page.input.maybeAutoPlay()),
+    e.moveForm,
   );
+  e.moveLabel.textContent = t("move.box");
+  e.moveSend.textContent = t("move.box_send");
+  e.moveHelp.textContent = t("move.box_help");
+  const typing = page.input.canMove() && !(page.match && page.match.moves_omitted);
+  e.moveInput.disabled = !typing;
+  e.moveSend.disabled = !typing;
   if (focused) {
     const again = e.settings.querySelector(`[data-testid=${focused}]`);
     if (again) again.focus();

@@ -4,6 +4,7 @@
 // it is.
 
 import { sit } from "./controls.js";
+import { describeBoard } from "./describe.js";
 import { fmtClock, fmtDice, h, replaceChildren } from "./dom.js";
 import { hasKey, points, t } from "./i18n.js";
 
@@ -158,16 +159,27 @@ export function renderBoard(page) {
     pinned: shown.pinned,
     waiting: shown.waiting,
     other: page.input.otherPoint(),
-    labels: { waiting: t("board.waiting"), pinned: t("board.pinned") },
     dice,
     cube,
     sources,
     dests,
     selected: interactive ? page.input.selected : null,
     interactive,
+    labels: { waiting: t("board.waiting"), pinned: t("board.pinned"), point: t("board.point", { n: "{n}" }), bar: t("board.bar"), tray: t("board.tray") },
     confirm: page.input.canConfirm() && page.connStatus === "online" ? `${t("btn.confirm")} ${opts && opts.move ? opts.move : ""}`.trim() : null,
   });
   page.board.setTitle(statusText(page));
+  const names = page.names();
+  const lines = describeBoard({
+    bottom,
+    board: shown.board,
+    other: page.input.otherPoint(),
+    names,
+    waiting: shown.waiting,
+    dice: dice && { seat: dice.seat, values: dice.values.filter((_, i) => !dice.used[i]) },
+    cube: cube.enabled ? { value: cube.value, owner: cube.owner ?? null } : null,
+  }, t);
+  replaceChildren(page.el.desc, h("h2", {}, t("desc.title")), ...lines.map((line) => h("p", {}, line)));
 }
 
 /** @param {GamePage} page */

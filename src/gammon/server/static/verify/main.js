@@ -43,9 +43,11 @@ class VerifyPage {
     e.verdict = h("div", { class: "verdict", "data-testid": "verdict", hidden: true });
     e.summary = h("dl", { class: "summary", "data-testid": "summary" });
     e.rollsTitle = h("h2");
-    e.rolls = h("div", { class: "rolls-wrap" });
-    e.pasteTitle = h("h2");
-    e.textarea = h("textarea", { rows: 6, spellcheck: "false", "data-testid": "paste" });
+    // a scrolling region: reachable by keyboard, named by its title
+    e.rollsTitle.id = "rolls-title";
+    e.rolls = h("div", { class: "rolls-wrap", tabindex: 0, role: "region", "aria-labelledby": "rolls-title" });
+    e.pasteTitle = h("h2", { id: "paste-title" });
+    e.textarea = h("textarea", { rows: 6, spellcheck: "false", "data-testid": "paste", "aria-labelledby": "paste-title" });
     e.file = h("input", { type: "file", accept: ".jsonl,.json,.txt,text/plain", "data-testid": "file" });
     e.fileLabel = h("label", { class: "file" });
     e.check = h("button", { type: "submit", class: "btn primary", "data-testid": "check" });
