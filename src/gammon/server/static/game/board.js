@@ -224,11 +224,50 @@ export class BoardView {
     this.drawTrays(layer, model);
     this.drawCube(layer, model);
     this.drawDice(layer, model);
+    const before = this.stacksCache;
     this.stacksCache = this.stacks(model);
     this.drawTargets(layer, model);
     this.layer.replaceWith(layer);
     this.layer = layer;
+    if (before) this.animateOther(before, this.stacksCache, 1 - model.bottom);
     this.root.classList.toggle("interactive", Boolean(model.interactive));
+  }
+
+  /**
+   * The other seat's checkers slide from the points they left to the points they reached (a
+   * move of theirs: at most four checkers, each leaving a point and reaching another), unless
+   * the system asks for reduced motion.
+   * @param {{seat: number}[][]} before the stacks drawn before, point by point
+   * @param {{seat: number}[][]} after the stacks drawn now
+   * @param {number} seat the other seat
+   */
+  animateOther(before, after, seat) {
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    /** @type {number[]} */
+    const left = [];
+    /** @type {number[]} */
+    const reached = [];
+    for (let p = 1; p <= 24; p++) {
+      const diff = after[p].filter((e) => e.seat === seat).length - before[p].filter((e) => e.seat === seat).length;
+      for (let i = 0; i < Math.abs(diff); i++) (diff < 0 ? left : reached).push(p);
+    }
+    if (!left.length || left.length !== reached.length || left.length > 4) return;
+    // paired in order along the board (a checker that went farther came from farther)
+    left.sort((a, b) => a - b);
+    reached.sort((a, b) => a - b);
+    const top = (/** @type {{seat: number}[][]} */ stacks, /** @type {number} */ p) => {
+      const ys = stackCentres(stacks[p].length, isTop(p));
+      return { x: pointX(p), y: ys[ys.length - 1] };
+    };
+    reached.forEach((p, i) => {
+      const nodes = this.layer.querySelectorAll(`.checker.s${seat}[data-at="${p}"]`);
+      const node = /** @type {SVGElement | undefined} */ (nodes[nodes.length - 1]);
+      if (!node || typeof node.animate !== "function") return;
+      const from = top(before, left[i]);
+      const to = top(after, p);
+      node.classList.add("arriving");
+      node.animate([{ transform: `translate(${from.x - to.x}px, ${from.y - to.y}px)` }, { transform: "translate(0px, 0px)" }], { duration: 450, easing: "ease-out" });
+    });
   }
 
   /** @param {Element} g */
