@@ -9,13 +9,24 @@ printed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from e2e.kit import CI, Browse, GammonServer, create_table, next_action, play_until, sign_up
+from e2e.kit import (
+    CI,
+    Browse,
+    GammonServer,
+    create_table,
+    next_action,
+    play_step,
+    play_until,
+    sign_up,
+    version,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -83,3 +94,45 @@ def test_no_serious_accessibility_violation_on_any_page(
         axe(page, label, results)
     failing = {k: v for k, v in results.items() if v}
     assert not failing, failing
+
+
+def test_the_board_in_words_keys_and_the_text_move_box(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(server.url, "desktop", "alice")
+    sign_up(page)
+    create_table(page, opponent="bot", bot_level="beginner", match_length=3)
+    # the buttons and the board's targets have names; the board is described in words
+    assert page.locator("[data-testid=board]").get_attribute("aria-label")
+    desc = page.locator("[data-testid=board-desc]")
+    expect(desc).to_contain_text("The board in words")
+    expect(desc).to_contain_text(re.compile(r"\d+-point \d+"))
+    for _ in range(40):
+        what = next_action(page)
+        if what == "roll":
+            v = version(page)
+            page.keyboard.press("r")  # the shortcut presses Roll
+            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+            continue
+        if what == "src":
+            break
+        v = version(page)
+        play_step(page, what)
+        if what in ("confirm", "forced"):
+            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    else:
+        pytest.fail("never our move")
+    expect(desc).to_contain_text("Dice of")
+    names = page.evaluate(
+        "() => [...document.querySelectorAll('.board [role=button]')].map((b) => b.getAttribute('aria-label'))"
+    )
+    assert names and all(re.fullmatch(r"Point \d+|Bar|Bear off", n) for n in names), names
+    # the text move box: M focuses it, Enter plays the move (read by the server's parser)
+    move = page.evaluate("() => window.gammonPage.match.moves[0].move")
+    page.keyboard.press("m")
+    expect(page.locator("[data-testid=move-text]")).to_be_focused()
+    v = version(page)
+    page.keyboard.type(move)
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    expect(page.locator("[data-testid=moves]")).to_contain_text(move.split()[0])

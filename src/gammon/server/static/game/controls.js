@@ -4,6 +4,7 @@
 // sitting down or leaving.
 
 import { h, replaceChildren, storage } from "./dom.js";
+import { askHint, canHint } from "./hint.js";
 import { points, t } from "./i18n.js";
 
 /** @typedef {import("./page.js").GamePage} GamePage */
@@ -94,6 +95,7 @@ export function renderControls(page) {
     }
   }
   const extra = h("div", { class: "actions secondary" });
+  if (canHint(page)) extra.append(button(page, t("btn.hint"), "hint", () => askHint(page)));
   if (m && m.game) {
     if (page.allowed("resign")) {
       extra.append(button(page, t("btn.resign"), "resign", () => {

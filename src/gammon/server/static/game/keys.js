@@ -1,5 +1,5 @@
 // @ts-check
-// The game page's keyboard shortcuts (issue #18): R roll, Enter or C confirm the move, U or
+// The game page's keyboard shortcuts (issue #18): R roll, H hint, Enter or C confirm the move, U or
 // Backspace undo, D double, T take, P pass (drop), M the text move box, Escape drops a
 // selection. Each presses the page's own button (the same questions are asked), and only
 // while it is there and enabled; keys typed in a field are the field's.
@@ -7,7 +7,7 @@
 /** @typedef {import("./page.js").GamePage} GamePage */
 
 /** @type {Record<string, string>} key -> the button's data-action */
-const BUTTONS = { r: "roll", d: "double", t: "take", p: "drop", u: "undo", backspace: "undo", c: "confirm-move", enter: "confirm-move" };
+const BUTTONS = { h: "hint", r: "roll", d: "double", t: "take", p: "drop", u: "undo", backspace: "undo", c: "confirm-move", enter: "confirm-move" };
 
 /**
  * The button a key presses, if any (the prompt's Confirm for Enter while one is open).

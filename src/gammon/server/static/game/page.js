@@ -9,6 +9,7 @@ import { BoardView } from "./board.js";
 import { renderControls, renderSettings } from "./controls.js";
 import { fmtDice, h, storage } from "./dom.js";
 import { hasKey, onLangChange, points, setHeaderBalance, t } from "./i18n.js";
+import { onHint, renderHint } from "./hint.js";
 import { installKeys } from "./keys.js";
 import { MoveList } from "./movelist.js";
 import { MoveInput } from "./moving.js";
@@ -96,6 +97,8 @@ export class GamePage {
     this.clockOffset = 0;
     this.notice = null; // {text, version}: the server's last refusal, shown under the status
     this.wasMyTurn = false;
+    /** @type {{version: number, waiting: boolean, answer: Message | null} | null} the bot's advice asked for */
+    this.hint = null;
     const seedKey = `gammon.seed.${this.cfg.table}`;
     this.mySeed = storage(seedKey) || randomSeed();
     storage(seedKey, this.mySeed);
@@ -159,6 +162,7 @@ export class GamePage {
 
     e.info = h("section", { class: "panel info", "data-testid": "info" });
     e.settings = h("section", { class: "panel settings", "data-testid": "settings", hidden: true });
+    e.hint = h("section", { class: "panel hint", "data-testid": "hint", "aria-live": "polite", hidden: true });
     // the text move box ("13/7 8/7"): the server reads it with the terminal's parser
     e.moveInput = h("input", { type: "text", id: "move-text", name: "move", autocomplete: "off", spellcheck: "false", "data-testid": "move-text" });
     e.moveLabel = h("label", { for: "move-text" });
@@ -205,7 +209,7 @@ export class GamePage {
     });
     const dicePanel = h("section", { class: "panel fair", "data-testid": "fair-dice" }, e.diceTitle, e.diceBody);
 
-    const side = h("aside", { class: "side" }, e.over, e.info, e.settings, movesPanel, chatPanel, e.spect, dicePanel, e.keysHelp);
+    const side = h("aside", { class: "side" }, e.over, e.hint, e.info, e.settings, movesPanel, chatPanel, e.spect, dicePanel, e.keysHelp);
     root.replaceChildren(header, h("div", { class: "layout" }, play, side), e.toasts);
   }
 
@@ -281,6 +285,9 @@ export class GamePage {
         break;
       case "steps":
         this.input.onSteps(msg);
+        break;
+      case "hint":
+        onHint(this, msg);
         break;
       case "ack":
         this.onAck(msg);
@@ -586,6 +593,7 @@ export class GamePage {
     this.renderControls();
     renderInfo(this);
     renderSettings(this);
+    renderHint(this);
     renderOver(this);
     renderMoves(this);
     renderChat(this);

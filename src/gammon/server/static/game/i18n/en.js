@@ -308,5 +308,11 @@ export default {
   "move.box": "Type a move",
   "move.box_send": "Play",
   "move.box_help": "e.g. 13/7 8/7 (Enter plays it)",
-  "keys.help": "Keys: R roll, Enter or C confirm, U or Backspace undo, D double, T take, P pass (drop), M type a move.",
+  "keys.help": "Keys: H hint, R roll, Enter or C confirm, U or Backspace undo, D double, T take, P pass (drop), M type a move.",
+  "btn.hint": "Hint",
+  "hint.title": "The bot's advice",
+  "hint.thinking": "The bot is thinking…",
+  "hint.cube": "Cube: {action}",
+  "hint.equity": "equity {equity}",
+  "error.hint_refused": "No hints here: only in casual games and against the bot.",
 };

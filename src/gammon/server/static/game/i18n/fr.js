@@ -308,5 +308,11 @@ export default {
   "move.box": "Saisir un coup",
   "move.box_send": "Jouer",
   "move.box_help": "p. ex. 13/7 8/7 (Entrée le joue)",
-  "keys.help": "Touches : R lancer, Entrée ou C confirmer, U ou Retour arrière annuler, D doubler, T accepter, P refuser, M saisir un coup.",
+  "keys.help": "Touches : H conseil, R lancer, Entrée ou C confirmer, U ou Retour arrière annuler, D doubler, T accepter, P refuser, M saisir un coup.",
+  "btn.hint": "Conseil",
+  "hint.title": "L'avis du robot",
+  "hint.thinking": "Le robot réfléchit…",
+  "hint.cube": "Videau : {action}",
+  "hint.equity": "équité {equity}",
+  "error.hint_refused": "Pas de conseil ici : seulement en partie amicale et contre le robot.",
 };

@@ -308,5 +308,11 @@ export default {
   "move.box": "Scrivi una mossa",
   "move.box_send": "Gioca",
   "move.box_help": "p. es. 13/7 8/7 (Invio la gioca)",
-  "keys.help": "Tasti: R tira, Invio o C conferma, U o Backspace annulla, D raddoppia, T accetta, P rifiuta, M scrivi una mossa.",
+  "keys.help": "Tasti: H suggerimento, R tira, Invio o C conferma, U o Backspace annulla, D raddoppia, T accetta, P rifiuta, M scrivi una mossa.",
+  "btn.hint": "Suggerimento",
+  "hint.title": "Il consiglio del bot",
+  "hint.thinking": "Il bot sta pensando…",
+  "hint.cube": "Cubo: {action}",
+  "hint.equity": "equity {equity}",
+  "error.hint_refused": "Niente suggerimenti qui: solo in partite amichevoli e contro il bot.",
 };
