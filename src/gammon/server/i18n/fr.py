@@ -40,7 +40,7 @@ PAGES: Final[dict[str, str]] = {
     "reason.timeout": "temps écoulé",
     "how.bear_off": "sortie des pions",
     "how.drop": "refus du videau",
-    "how.resign": "abandon accepté",
+    "how.resign": "concession acceptée",
     "how.abandon": "partie abandonnée",
     "how.timeout": "temps écoulé",
     "how.draw": "nul",

@@ -233,7 +233,21 @@ export function abandonText(page) {
   const g = page.match.game;
   const value = g.cube.value;
   const max = maxResult(page, g.cube.owner === null || g.cube.owner === undefined);
-  return max > 1 ? t("ask.abandon_risk", { risk: risk(page, value), max: risk(page, value * max) }) : t("ask.abandon_risk1", { risk: risk(page, value) });
+  const me = page.mySeat ?? 0;
+  const level = Math.min(abandonLevel(g.board[me], g.waiting ? g.waiting[me] : 0), max);
+  return t(max > 1 ? "ask.abandon_risk" : "ask.abandon_risk1", { risk: risk(page, value * level), min: risk(page, value), max: risk(page, value * max) });
+}
+
+/**
+ * What abandoning costs now, as the engine scores it from the abandoning player's own
+ * checkers (docs/rules.md D9): 1 once one is borne off, else 3 with one on the bar, in the
+ * other side's home board or still to enter, else 2.
+ * @param {number[]} own the player's board in their numbering (0 off, 25 bar)
+ * @param {number} waiting checkers still to enter (acey-deucey)
+ */
+export function abandonLevel(own, waiting) {
+  if (own[0]) return 1;
+  return waiting || own.slice(19, 26).some((n) => n > 0) ? 3 : 2;
 }
 
 /**

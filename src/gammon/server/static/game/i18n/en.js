@@ -261,7 +261,7 @@ export default {
   "risk.money": "{points} = {money} of your balance",
   "ask.take_risk": "Take the cube at {value}? You play for {risk}, up to {max} with a gammon or backgammon.",
   "ask.take_risk1": "Take the cube at {value}? You play for {risk}.",
-  "ask.abandon_risk": "Abandon this game now? It is scored from the board: you lose {risk}, up to {max} if you are gammoned.",
+  "ask.abandon_risk": "Abandon this game now? It is scored from the board: you lose {risk} now (between {min} and {max}: a single game once you have borne off a checker, a gammon before, a backgammon with a checker on the bar or in the other home board).",
   "ask.abandon_risk1": "Abandon this game now? You lose {risk}.",
   "cube.crawford": "Crawford game: nobody may double",
   "cube.last_roll": "Last roll: nobody may double",
