@@ -29,4 +29,3 @@ def test_static_files_are_compressed_and_revalidated(server: RunningServer) -> N
             headers={"Accept-Encoding": "gzip", "If-None-Match": plain.headers["etag"]},
         )
         assert again.status_code == 304 and again.content == b""
-

@@ -9,6 +9,7 @@ foreign ``Origin`` is refused as well.
 - :mod:`~gammon.server.web.rematch`: rematches;
 - :mod:`~gammon.server.web.matches`: a match's record, log, ``.mat`` and analysis;
 - :mod:`~gammon.server.web.imports`: a match file uploaded by a player, and its analysis;
+- :mod:`~gammon.server.web.rules`: the rules pages;
 - :mod:`~gammon.server.web.api`: the JSON API;
 - :mod:`~gammon.server.web.errors`: error responses.
 """
@@ -56,6 +57,7 @@ from gammon.server.web.pages import (
     watch,
 )
 from gammon.server.web.rematch import api_rematch, rematch, rematch_id
+from gammon.server.web.rules import rules_page, variant_rules_page
 
 __all__ = ["exception_handlers", "match_record", "rematch_id", "routes"]
 
@@ -65,6 +67,8 @@ def routes() -> list[Route]:
     return [
         Route("/", lobby_page, methods=["GET"]),
         Route("/watch", watch, methods=["GET"]),
+        Route("/rules", rules_page, methods=["GET"]),
+        Route("/rules/{variant}", variant_rules_page, methods=["GET"]),
         Route("/lobby/tables", lobby_lists, methods=["GET"]),
         Route("/signup", signup_page, methods=["GET"]),
         Route("/signup", signup, methods=["POST"]),

@@ -74,7 +74,8 @@ export function renderInfo(page) {
   if (o.first_move && o.first_move !== "rolloff") opts.push(t(`opt.first.${o.first_move}`));
   if (o.clock) opts.push(t("opt.clock", { delay: o.clock.delay, base: o.clock.reserve_base, per: o.clock.reserve_per_point }));
   if (st.table.private) opts.push(t("opt.private"));
-  rows.push(h("p", { class: "options muted" }, opts.join(" · ")));
+  rows.push(h("p", { class: "options muted" }, opts.join(" · "), " · ",
+    h("a", { href: `/rules/${encodeURIComponent(o.variant || "standard")}`, "data-link": "rules" }, t("info.rules"))));
   if (m) rows.push(matchLinks(page));
   replaceChildren(e.info, rows);
 }

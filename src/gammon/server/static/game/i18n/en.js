@@ -315,4 +315,5 @@ export default {
   "hint.cube": "Cube: {action}",
   "hint.equity": "equity {equity}",
   "error.hint_refused": "No hints here: only in casual games and against the bot.",
+  "info.rules": "Rules",
 };

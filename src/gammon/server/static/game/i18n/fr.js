@@ -315,4 +315,5 @@ export default {
   "hint.cube": "Videau : {action}",
   "hint.equity": "équité {equity}",
   "error.hint_refused": "Pas de conseil ici : seulement en partie amicale et contre le robot.",
+  "info.rules": "Règles",
 };

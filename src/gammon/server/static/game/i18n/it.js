@@ -315,4 +315,5 @@ export default {
   "hint.cube": "Cubo: {action}",
   "hint.equity": "equity {equity}",
   "error.hint_refused": "Niente suggerimenti qui: solo in partite amichevoli e contro il bot.",
+  "info.rules": "Regole",
 };
