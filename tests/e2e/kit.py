@@ -350,6 +350,24 @@ def play_until(
     return clicks
 
 
+def play_to_our_move(page: Page, roll: Callable[[], None] | None = None) -> None:
+    """Play what the page offers until the player has a checker to move (``roll``: how to
+    roll, e.g. by a key; by the Roll button without it)."""
+    for _ in range(60):
+        what = next_action(page)
+        if what == "src":
+            return
+        v = version(page)
+        if what == "roll" and roll is not None:
+            roll()
+        else:
+            play_step(page, what)
+        if what in ("confirm", "forced", "roll"):
+            # the state moves on (the server may have rolled first: then it has moved on)
+            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    raise AssertionError("never our move")
+
+
 def shot(page: Page, name: str) -> None:
     """Save a screenshot when GAMMON_E2E_SCREENSHOTS names a folder (for looking at)."""
     if SCREENSHOTS:

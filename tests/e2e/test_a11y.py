@@ -22,7 +22,7 @@ from e2e.kit import (
     GammonServer,
     create_table,
     next_action,
-    play_step,
+    play_to_our_move,
     play_until,
     sign_up,
     version,
@@ -107,21 +107,7 @@ def test_the_board_in_words_keys_and_the_text_move_box(
     desc = page.locator("[data-testid=board-desc]")
     expect(desc).to_contain_text("The board in words")
     expect(desc).to_contain_text(re.compile(r"\d+-point \d+"))
-    for _ in range(40):
-        what = next_action(page)
-        if what == "roll":
-            v = version(page)
-            page.keyboard.press("r")  # the shortcut presses Roll
-            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
-            continue
-        if what == "src":
-            break
-        v = version(page)
-        play_step(page, what)
-        if what in ("confirm", "forced"):
-            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
-    else:
-        pytest.fail("never our move")
+    play_to_our_move(page, roll=lambda: page.keyboard.press("r"))  # R presses Roll
     expect(desc).to_contain_text("Dice of")
     names = page.evaluate(
         "() => [...document.querySelectorAll('.board [role=button]')].map((b) => b.getAttribute('aria-label'))"

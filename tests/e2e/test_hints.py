@@ -13,11 +13,9 @@ from e2e.kit import (
     Browse,
     GammonServer,
     create_table,
-    next_action,
     open_table,
-    play_step,
+    play_to_our_move,
     sign_up,
-    version,
 )
 
 pytestmark = pytest.mark.e2e
@@ -29,16 +27,7 @@ def test_a_hint_against_the_bot(
     page = browse.page(server.url, "desktop", "alice")
     sign_up(page)
     create_table(page, opponent="bot", bot_level="beginner", match_length=1)
-    for _ in range(40):
-        what = next_action(page)
-        if what == "src":
-            break
-        v = version(page)
-        play_step(page, what)
-        if what in ("confirm", "forced", "roll"):
-            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
-    else:
-        pytest.fail("never our move")
+    play_to_our_move(page)
     page.keyboard.press("h")  # the shortcut presses the Hint button
     moves = page.locator("[data-testid=hint-moves] li")
     expect(moves.first).to_be_visible()
