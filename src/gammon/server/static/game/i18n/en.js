@@ -316,4 +316,5 @@ export default {
   "hint.equity": "equity {equity}",
   "error.hint_refused": "No hints here: only in casual games and against the bot.",
   "info.rules": "Rules",
+  "chat.as_guest": "Chat as a guest",
 };

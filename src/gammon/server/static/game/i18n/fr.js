@@ -316,4 +316,5 @@ export default {
   "hint.equity": "équité {equity}",
   "error.hint_refused": "Pas de conseil ici : seulement en partie amicale et contre le robot.",
   "info.rules": "Règles",
+  "chat.as_guest": "Discuter en invité",
 };

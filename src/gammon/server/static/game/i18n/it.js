@@ -316,4 +316,5 @@ export default {
   "hint.equity": "equity {equity}",
   "error.hint_refused": "Niente suggerimenti qui: solo in partite amichevoli e contro il bot.",
   "info.rules": "Regole",
+  "chat.as_guest": "Scrivi come ospite",
 };
