@@ -97,6 +97,7 @@ export class GamePage {
     this.clockOffset = 0;
     this.notice = null; // {text, version}: the server's last refusal, shown under the status
     this.wasMyTurn = false;
+    this.overShown = false; // whether the end-of-match panel was shown (scrolled to once)
     /** @type {{version: number, waiting: boolean, answer: Message | null} | null} the bot's advice asked for */
     this.hint = null;
     const seedKey = `gammon.seed.${this.cfg.table}`;
@@ -383,6 +384,13 @@ export class GamePage {
     this.maybeSendSeed();
     this.render();
     this.input.maybeAutoPlay();
+    // the end of the match: its panel (and Rematch) comes into view, on a phone too
+    const over = !this.el.over.hidden;
+    if (over && !this.overShown && this.everSynced) {
+      const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      this.el.over.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
+    }
+    this.overShown = over;
   }
 
   // The header's balance (`#me-balance`) follows the account's: asked again when a game ends.
