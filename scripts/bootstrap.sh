@@ -23,8 +23,13 @@ spec="."
 stamp=".venv/.gammon-installed"
 want="$(cat pyproject.toml | sha256sum | cut -d' ' -f1) $extras"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    # pip is quiet: say what it is doing (the first install takes a few minutes)
+    echo "bootstrap: upgrading pip in .venv"
     .venv/bin/python -m pip install --quiet --upgrade pip
+    echo "bootstrap: installing gammon${extras:+ with $extras} into .venv (pip: the first time takes a few minutes)"
+    start=$SECONDS
     .venv/bin/python -m pip install --quiet -e "$spec"
+    echo "bootstrap: installed in $((SECONDS - start)) s"
     echo "$want" > "$stamp"
 fi
 if [ "$extras" = dev ]; then

@@ -7,9 +7,11 @@
 # `.venv/bin/gammon serve --help` lists every setting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "serve: checking the installation in .venv (scripts/bootstrap.sh)"
 if [[ "${GAMMON_DATABASE_URL:-}" == postgres* ]]; then
     scripts/bootstrap.sh server,bot,postgres
 else
     scripts/bootstrap.sh server,bot
 fi
+echo "serve: starting the site (gammon serve $*); it prints its address when ready"
 exec .venv/bin/gammon serve "$@"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -135,11 +136,13 @@ class WS:
                 return msg
 
     def reply(self, obj: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
-        """Send a message with an id and return the ack/error/steps/pong that answers it."""
+        """Send a message with an id and return the ack/error/steps/hint/pong that answers it."""
         ident = f"m{time.monotonic_ns()}"
         self.send({**obj, "id": ident})
         return self.until(
-            lambda m: m.get("id") == ident and m.get("type") in ("ack", "error", "steps", "pong"),
+            lambda m: (
+                m.get("id") == ident and m.get("type") in ("ack", "error", "steps", "hint", "pong")
+            ),
             timeout,
         )
 
@@ -274,6 +277,21 @@ class Pair:
         return int(seats[0])
 
 
+def member(server: RunningServer) -> Player:
+    """A player signed up with an account (a guest first, as a browser does)."""
+    player = Player(server).guest()
+    name = f"m{secrets.token_hex(5)}"
+    r = player.http.post(
+        "/signup",
+        data={"csrf_token": player.csrf, "username": name, "password": "correct horse battery"},
+    )
+    assert r.status_code == 303, r.text
+    session = player.http.get("/api/session").json()
+    assert session["user"] == {**session["user"], "name": name, "guest": False}
+    player.csrf, player.name = session["csrf"], name
+    return player
+
+
 def start_pair(make: Callable[[], Player], **options: Any) -> Pair:
     """A table with ``options``, both players seated and connected, the opening rolled."""
     a, b = make(), make()
@@ -326,13 +344,18 @@ def until_phase(pair: Pair, phases: tuple[str, ...], limit: int = 200) -> dict[s
 
 
 def turn_of(pair: Pair, seat: int, limit: int = 200) -> None:
-    """Play on (first legal moves, rolls) until ``seat`` is on turn, before rolling."""
+    """Play on (first legal moves, rolls) until ``seat`` is on turn: before rolling, or, where
+    the server rolls by itself (no cube action possible, e.g. a 1-point match), with the
+    dice rolled and its move to make."""
     for _ in range(limit):
-        state = until_phase(pair, ("turn",))
+        state = until_phase(pair, ("turn", "moving"))
         if state["table"]["status"] != "playing":
             raise AssertionError("the match ended first")
         if pair.to_act() == seat:
             return
+        if state["match"]["game"]["phase"] == "moving":
+            play_move(pair)
+            continue
         reply = pair.ws(1 - seat).reply({"type": "roll"})
         assert reply["type"] == "ack", reply
         pair.settle()

@@ -195,9 +195,10 @@ class Browse:
         self.watch = watch
         self.contexts: list[BrowserContext] = []
 
-    def page(self, base_url: str, size: str = "desktop", label: str = "") -> Page:
-        """A new person with a new browser (cookies of their own) at ``size``."""
-        ctx = self.browser.new_context(base_url=base_url, **SIZES[size])
+    def page(self, base_url: str, size: str = "desktop", label: str = "", **options: Any) -> Page:
+        """A new person with a new browser (cookies of their own) at ``size`` (``options``:
+        more of the context's, e.g. ``color_scheme``)."""
+        ctx = self.browser.new_context(base_url=base_url, **SIZES[size], **options)
         ctx.set_default_timeout(WAIT_MS)
         self.contexts.append(ctx)
         page = ctx.new_page()
@@ -315,7 +316,9 @@ def play_step(page: Page, what: str, *, use_forced: bool = True) -> None:
     if what == "confirm":
         page.locator("[data-action=confirm-move]").click()
     elif what == "forced" and use_forced:
-        page.locator("[data-action=play-forced]").click()
+        # forced moves play by themselves by default: the button may go before the click
+        with contextlib.suppress(playwright_api.TimeoutError):
+            page.locator("[data-action=play-forced]").click(timeout=3000)
     elif what == "dest":
         page.locator(".board.interactive .hit.dest").first.click()
     elif what in ("src", "forced"):
@@ -345,6 +348,24 @@ def play_until(
             page.wait_for_function("v => window.gammonPage.version > v", arg=v)
         assert clicks < limit, "the game did not end"
     return clicks
+
+
+def play_to_our_move(page: Page, roll: Callable[[], None] | None = None) -> None:
+    """Play what the page offers until the player has a checker to move (``roll``: how to
+    roll, e.g. by a key; by the Roll button without it)."""
+    for _ in range(60):
+        what = next_action(page)
+        if what == "src":
+            return
+        v = version(page)
+        if what == "roll" and roll is not None:
+            roll()
+        else:
+            play_step(page, what)
+        if what in ("confirm", "forced", "roll"):
+            # the state moves on (the server may have rolled first: then it has moved on)
+            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    raise AssertionError("never our move")
 
 
 def shot(page: Page, name: str) -> None:

@@ -62,3 +62,21 @@ def test_chat_between_a_player_and_spectators(
     expect(lines.nth(1).locator(".text")).to_have_text("nice roll")
     shot(visitor, "chat-visitor-phone")
     shot(alice, "chat-alice-desktop")
+
+
+def test_a_visitor_chats_as_a_guest_in_one_click(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    alice = browse.page(server.url, "desktop", "alice")
+    sign_up(alice)
+    table = create_table(alice, opponent="bot", bot_level="beginner", match_length=3)
+    visitor = browse.page(server.url, "phone", "visitor")
+    open_table(visitor, table)
+    expect(visitor.locator(".chat-form")).to_be_hidden()
+    visitor.locator("[data-action=chat-as-guest]").click()
+    expect(visitor.locator(".chat-form")).to_be_visible()
+    visitor.locator("[data-testid=chat-input]").fill("hello from a guest")
+    visitor.keyboard.press("Enter")
+    line = alice.locator("[data-testid=chat-log] li").last
+    expect(line).to_contain_text("hello from a guest")
+    expect(line.locator(".tag")).to_have_text("spectator")

@@ -39,6 +39,8 @@ def test_full_game_against_the_bot_then_verify_the_dice(
 
     over = page.locator("[data-testid=over]")
     expect(over).to_be_visible()
+    # the end-of-match panel and its Rematch come into view (below the board on a phone)
+    expect(over.locator("[data-action=rematch]")).to_be_in_viewport()
     expect(over.locator("[data-testid=over-text]")).to_contain_text("wins the match")
     moves = page.locator("[data-testid=moves] .movetable tbody tr")
     assert moves.count() > 5

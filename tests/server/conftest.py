@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the server tests need the server extra")
 
-from serverkit import Player, RunningServer, start_server, test_settings
+from serverkit import Player, RunningServer, member, start_server, test_settings
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +28,20 @@ def players(server: RunningServer) -> Iterator[Callable[[], Player]]:
         p = Player(server).guest()
         made.append(p)
         return p
+
+    yield make
+    for p in made:
+        p.close()
+
+
+@pytest.fixture
+def members(server: RunningServer) -> Iterator[Callable[[], Player]]:
+    """Make players with accounts (signed up) on the module's server; closed after the test."""
+    made: list[Player] = []
+
+    def make() -> Player:
+        made.append(member(server))
+        return made[-1]
 
     yield make
     for p in made:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,6 +36,7 @@ from serverkit import (
     Player,
     RunningServer,
     ServeProcess,
+    member,
     play_move,
     postgres_schema,
     resign,
@@ -46,22 +46,6 @@ from serverkit import (
     wait_state,
 )
 from serverkit import test_settings as settings_in
-
-PASSWORD = "correct horse battery"
-
-
-def member(server: RunningServer) -> Player:
-    """A player signed up with an account (a guest first, as a browser does)."""
-    player = Player(server).guest()
-    name = f"m{secrets.token_hex(5)}"
-    r = player.http.post(
-        "/signup", data={"csrf_token": player.csrf, "username": name, "password": PASSWORD}
-    )
-    assert r.status_code == 303, r.text
-    session = player.http.get("/api/session").json()
-    assert session["user"] == {**session["user"], "name": name, "guest": False}
-    player.csrf, player.name = session["csrf"], name
-    return player
 
 
 def rated_pair(a: Player, b: Player, **options: Any) -> Pair:
@@ -86,19 +70,6 @@ def standings(server: RunningServer) -> Iterator[Standings]:
     db = Database(server.settings.database_url)
     yield Standings(db)
     db.close()
-
-
-@pytest.fixture
-def members(server: RunningServer) -> Iterator[Callable[[], Player]]:
-    made: list[Player] = []
-
-    def make() -> Player:
-        made.append(member(server))
-        return made[-1]
-
-    yield make
-    for p in made:
-        p.close()
 
 
 def _user_id(server: RunningServer, name: str) -> int:

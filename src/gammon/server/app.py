@@ -15,11 +15,11 @@ from typing import Final
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Mount, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gammon.server.context import Context
 from gammon.server.settings import Settings
+from gammon.server.staticfiles import static_files
 from gammon.server.user_ws import user_socket
 from gammon.server.web import exception_handlers
 from gammon.server.web import routes as http_routes
@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *http_routes(),
         WebSocketRoute("/ws/table/{table_id}", table_socket),
         WebSocketRoute("/ws/user", user_socket),
-        Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
+        Mount("/static", app=static_files(HERE / "static"), name="static"),
     ]
     app = Starlette(
         routes=routes,

@@ -23,6 +23,7 @@ from gammon.server.bots import BotRunner
 from gammon.server.bus import Bus, make_bus
 from gammon.server.challenges import Challenges
 from gammon.server.hub import Hub
+from gammon.server.i18n import person
 from gammon.server.notify import Notifier
 from gammon.server.ratelimit import KeyedLimiter
 from gammon.server.settings import Settings
@@ -49,6 +50,7 @@ class Context:
             autoescape=True,
             undefined=jinja2.StrictUndefined,
         )
+        env.filters["person"] = person  # {{ name|person(t) }}: a bot's level translated
         self.templates = Jinja2Templates(env=env)
         self.signin_limiter = KeyedLimiter(rate=0.2, burst=10)
         #: New accounts, guests and tables per client address.

@@ -33,7 +33,7 @@ from gammon.server.hub import TableRequest
 from gammon.server.protocol import ServerError
 from gammon.variants import VARIANTS
 
-__all__ = ["BOOLEAN_OPTIONS", "table_request"]
+__all__ = ["BOOLEAN_OPTIONS", "STAKED_CUBE_LIMIT", "table_request"]
 
 BOOLEAN_OPTIONS: Final = (
     "cube",
@@ -58,6 +58,10 @@ _EXTRA: Final = frozenset(
         "clock_reserve_per_point",
     }
 )
+
+
+#: The cube limit of a staked table whose form or request chose none.
+STAKED_CUBE_LIMIT: Final = 8
 
 
 def _bad(message: str) -> ServerError:
@@ -117,6 +121,9 @@ def table_request(data: Mapping[str, Any], *, form: bool) -> TableRequest:
     limit = data.get("cube_limit")
     if limit not in (None, "", "none"):
         values["cube_limit"] = _integer(limit, "cube_limit")
+    elif values.get("stake") and values.get("cube", True):
+        # a staked table needs a cube limit (what one game can cost): a sensible one
+        values["cube_limit"] = STAKED_CUBE_LIMIT
     variant = VARIANTS.get(values.get("variant", "standard"))
     if variant is not None and not variant.cube:
         if form:

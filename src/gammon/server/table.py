@@ -51,6 +51,7 @@ __all__ = [
     "TableState",
     "auto_roll_due",
     "clock_deadline",
+    "dead_cube",
     "escrow_due",
     "initial_state",
     "is_fresh_game",
@@ -330,7 +331,8 @@ def auto_roll_due(state: TableState) -> bool:
     """Whether the server is about to roll by itself (so no player should send ``roll``).
 
     That is the roll-off once both seeds are in (or the dice are locked), and a turn on
-    which the player may not double.
+    which the player may not double (or where a double would change nothing: see
+    :func:`dead_cube`).
     """
     match = state.match
     if state.status != "playing" or match is None or match.over:
@@ -342,8 +344,20 @@ def auto_roll_due(state: TableState) -> bool:
             for i, s in enumerate(state.seats)
         )
     if g.phase == "turn" and g.turn is not None:
-        return "double" not in allowed_actions(match).get(g.turn, ())
+        return dead_cube(match) or "double" not in allowed_actions(match).get(g.turn, ())
     return False
+
+
+def dead_cube(match: MatchState) -> bool:
+    """Whether the site offers no double although the rules allow one: in a 1-point match
+    a double changes nothing (the first game decides the match), so the server rolls for
+    the player and the page shows no Double button.
+
+    >>> from gammon.match import new_match
+    >>> dead_cube(new_match(TableOptions(match_length=1))), dead_cube(new_match(TableOptions(match_length=3)))
+    (True, False)
+    """
+    return match.options.match_length == 1
 
 
 def escrow_due(state: TableState) -> list[tuple[int, int]]:

@@ -13,7 +13,7 @@ from typing import Any, Final
 from gammon.match import MatchState, TableOptions, allowed_actions, to_act
 from gammon.match.fairdice import DICE_SCHEME
 from gammon.position import Position
-from gammon.server.table import TableState, clock_deadline
+from gammon.server.table import TableState, clock_deadline, dead_cube
 from gammon.variants import get_variant
 
 __all__ = [
@@ -209,7 +209,9 @@ def state_view(
         allowed = [
             a
             for a in allowed_actions(match).get(seat, ())
-            if a != "timeout" and not (auto_roll and a == "roll")
+            if a != "timeout"
+            and not (auto_roll and a == "roll")
+            and not (a == "double" and dead_cube(match))
         ]
     seats = [
         s.public() | {"online": online[i]} if s is not None else None

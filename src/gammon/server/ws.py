@@ -18,6 +18,7 @@ from gammon.errors import GammonError
 from gammon.move import Step
 from gammon.server.auth import SESSION_COOKIE, now_ms, origin_allowed
 from gammon.server.connection import Connection, finish
+from gammon.server.hints import hint_for
 from gammon.server.protocol import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -204,6 +205,8 @@ async def _read(
                 conn.send_json({"type": "pong", "id": msg_id, "now": now_ms()})
             elif parsed.type == "steps":
                 await _steps(actor, conn, parsed)
+            elif parsed.type == "hint":
+                await _hint(actor, conn, parsed)
             else:
                 actor.submit(conn, parsed)
         except GammonError as exc:
@@ -213,6 +216,16 @@ async def _read(
         except Exception:  # a bug: say so, keep the connection
             log.exception("table %s: a message could not be handled", actor.id)
             _error(conn, actor, msg_id, ServerError("internal", "internal error; nothing changed"))
+
+
+async def _hint(actor: TableActor, conn: Connection, message: ClientMessage) -> None:
+    """The bot's advice (gammon.server.hints): casual games and games against the bot only."""
+    state = actor.state
+    seat = state.seat_of(conn.user_id) if state is not None else None
+    answer = await hint_for(state, seat)
+    conn.send_json(
+        {"type": "hint", "id": message.id, "version": state.version if state else 0, **answer}
+    )
 
 
 async def _steps(actor: TableActor, conn: Connection, message: ClientMessage) -> None:

@@ -26,7 +26,7 @@ from gammon.server.i18n import board, en, errors, fr, it
 from gammon.server.i18n.contests import CONTEST_ENGLISH, CONTEST_ERRORS, CONTEST_MESSAGES
 from gammon.server.i18n.players import PLAYER_ENGLISH, PLAYER_ERRORS, PLAYER_MESSAGES
 
-__all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "translator"]
+__all__ = ["ENGLISH", "ERRORS", "LANGUAGES", "MESSAGES", "error_text", "person", "translator"]
 
 LANGUAGES: Final = ("en", "fr", "it")
 
@@ -56,6 +56,18 @@ def translator(lang: str) -> Callable[[str], str]:
         return table.get(text) or ENGLISH.get(text, text)
 
     return t
+
+
+def person(name: str, t: Callable[[str], str]) -> str:
+    """A player's name as the pages show it: a bot's level in the page's language.
+
+    >>> person("gammon-bot (beginner)", translator("fr")), person("ann (beginner)", translator("fr"))
+    ('gammon-bot (débutant)', 'ann (beginner)')
+    """
+    for level in ("beginner", "intermediate", "expert", "world-class"):
+        if name == f"gammon-bot ({level})":
+            return f"gammon-bot ({t('level.' + level)})"
+    return name
 
 
 #: What an untranslated refusal says before the server's own (English) words.

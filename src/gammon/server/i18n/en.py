@@ -10,6 +10,15 @@ __all__ = ["ENGLISH"]
 #: The English of the symbolic keys (``variant.standard``, ``level.expert``, ``how.drop``...):
 #: names and codes the pages show, which every language must name (a test checks it).
 ENGLISH: Final[dict[str, str]] = {
+    "option.end_setting": "End setting (Oin, Mars, Cox)",
+    "option.cube_limit": "Cube limit",
+    "option.crawford": "Crawford rule",
+    "option.jacoby": "Jacoby rule",
+    "option.beaver": "Beavers",
+    "option.raccoon": "Raccoons",
+    "option.automatic_doubles": "Automatic doubles",
+    "option.first_move": "First move in a series",
+    "option.draw_last_roll": "Draw with the last roll",
     "variant.standard": "standard",
     "variant.nackgammon": "nackgammon",
     "variant.hypergammon": "hypergammon",

@@ -11,6 +11,7 @@ foreign ``Origin`` is refused as well.
 - :mod:`~gammon.server.web.analysis`: the analysis board, the analysis and its progress;
 - :mod:`~gammon.server.web.imports`: a match file uploaded by a player, and its analysis;
 - :mod:`~gammon.server.web.players`: profiles, leaderboards, the account's history;
+- :mod:`~gammon.server.web.rules`: the rules pages;
 - :mod:`~gammon.server.web.api`: the JSON API;
 - :mod:`~gammon.server.web.challenges`: challenges (pages, forms and JSON);
 - :mod:`~gammon.server.web.tournaments`: tournaments (pages, forms and JSON);
@@ -74,6 +75,7 @@ from gammon.server.web.pages import (
 )
 from gammon.server.web.players import player_routes
 from gammon.server.web.rematch import api_rematch, rematch, rematch_id
+from gammon.server.web.rules import rules_page, variant_rules_page
 from gammon.server.web.tournaments import (
     api_tournament,
     create_tournament,
@@ -93,6 +95,8 @@ def routes() -> list[Route]:
     return [
         Route("/", lobby_page, methods=["GET"]),
         Route("/watch", watch, methods=["GET"]),
+        Route("/rules", rules_page, methods=["GET"]),
+        Route("/rules/{variant}", variant_rules_page, methods=["GET"]),
         Route("/lobby/tables", lobby_lists, methods=["GET"]),
         Route("/signup", signup_page, methods=["GET"]),
         Route("/signup", signup, methods=["POST"]),

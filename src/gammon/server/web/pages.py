@@ -15,6 +15,7 @@ from gammon.server.auth import SESSION_COOKIE
 from gammon.server.bots import BOT_LEVELS, bots_available
 from gammon.server.forms import table_request
 from gammon.server.protocol import PROTOCOL_VERSION, ServerError, http_status
+from gammon.server.rulestext import option_help
 from gammon.server.views import table_summary
 from gammon.server.web.common import (
     actor_of,
@@ -23,6 +24,7 @@ from gammon.server.web.common import (
     context_of,
     form_text,
     form_values,
+    lang_of,
     lobby_tables,
     may_create,
     need_session,
@@ -103,6 +105,8 @@ async def lobby(
             "bots": bots_available(),
             "f": form_values(FORM_DEFAULTS, form),
             "error": error,
+            # the sentence beside each table option (gammon.server.rulestext)
+            "option_help": lambda key: option_help(lang_of(request), key),
         },
         http_status(error.code) if error is not None else 200,
     )

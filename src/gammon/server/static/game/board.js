@@ -18,19 +18,21 @@
  * @property {number[][]} [pinned] per seat, its pinned checkers' points (own numbering)
  * @property {number[]} [waiting] per seat, checkers still to enter
  * @property {number[]} [other] `variant.other_point`
- * @property {{waiting: string, pinned: string}} [labels]
+ * @property {{waiting: string, pinned: string, point?: string, bar?: string, tray?: string}} [labels] words on the board; `point` has `{n}`
  * @property {{seat: number, values: number[], used: boolean[]} | null} dice
  * @property {{enabled: boolean, disabled: boolean, disabledText: string, value: number, owner: number | null, offer: {value: number, by: number} | null} | null} cube
  * @property {Set<number>} sources points a checker may leave
  * @property {Set<number>} dests where the selected checker may go
  * @property {number | null} selected
  * @property {boolean} interactive
+ * @property {string | null} [confirm] the label of a click on the dice that confirms the move
  */
 /**
  * @typedef {object} Handlers
  * @property {(point: number) => void} onPoint a click or tap on a point
  * @property {(point: number) => void} onSelect a tap that selects a point
  * @property {(from: number, to: number) => void} onDrag a checker dragged from a point to another
+ * @property {() => void} [onDice] a click on the dice while they confirm the move
  */
 
 const NS = "http://www.w3.org/2000/svg";
@@ -222,11 +224,50 @@ export class BoardView {
     this.drawTrays(layer, model);
     this.drawCube(layer, model);
     this.drawDice(layer, model);
+    const before = this.stacksCache;
     this.stacksCache = this.stacks(model);
     this.drawTargets(layer, model);
     this.layer.replaceWith(layer);
     this.layer = layer;
+    if (before) this.animateOther(before, this.stacksCache, 1 - model.bottom);
     this.root.classList.toggle("interactive", Boolean(model.interactive));
+  }
+
+  /**
+   * The other seat's checkers slide from the points they left to the points they reached (a
+   * move of theirs: at most four checkers, each leaving a point and reaching another), unless
+   * the system asks for reduced motion.
+   * @param {{seat: number}[][]} before the stacks drawn before, point by point
+   * @param {{seat: number}[][]} after the stacks drawn now
+   * @param {number} seat the other seat
+   */
+  animateOther(before, after, seat) {
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    /** @type {number[]} */
+    const left = [];
+    /** @type {number[]} */
+    const reached = [];
+    for (let p = 1; p <= 24; p++) {
+      const diff = after[p].filter((e) => e.seat === seat).length - before[p].filter((e) => e.seat === seat).length;
+      for (let i = 0; i < Math.abs(diff); i++) (diff < 0 ? left : reached).push(p);
+    }
+    if (!left.length || left.length !== reached.length || left.length > 4) return;
+    // paired in order along the board (a checker that went farther came from farther)
+    left.sort((a, b) => a - b);
+    reached.sort((a, b) => a - b);
+    const top = (/** @type {{seat: number}[][]} */ stacks, /** @type {number} */ p) => {
+      const ys = stackCentres(stacks[p].length, isTop(p));
+      return { x: pointX(p), y: ys[ys.length - 1] };
+    };
+    reached.forEach((p, i) => {
+      const nodes = this.layer.querySelectorAll(`.checker.s${seat}[data-at="${p}"]`);
+      const node = /** @type {SVGElement | undefined} */ (nodes[nodes.length - 1]);
+      if (!node || typeof node.animate !== "function") return;
+      const from = top(before, left[i]);
+      const to = top(after, p);
+      node.classList.add("arriving");
+      node.animate([{ transform: `translate(${from.x - to.x}px, ${from.y - to.y}px)` }, { transform: "translate(0px, 0px)" }], { duration: 450, easing: "ease-out" });
+    });
   }
 
   /** @param {Element} g */
@@ -464,6 +505,22 @@ export class BoardView {
       const x = cx + (i - (n - 1) / 2) * gap;
       drawDie(g, x, MID, size, v, `s${dice.seat}${dice.used && dice.used[i] ? " used" : ""}`);
     });
+    const onDice = this.handlers.onDice;
+    if (!model.confirm || !onDice) return;
+    // the move is complete: a click (or Enter) on the dice confirms it
+    const width = (n - 1) * gap + size + 16;
+    const hit = svg("rect", {
+      x: cx - width / 2, y: MID - size / 2 - 8, width, height: size + 16, rx: 10,
+      class: "dice-confirm", role: "button", tabindex: 0, "aria-label": model.confirm, "data-action": "confirm-dice",
+    }, g);
+    svg("title", {}, hit).textContent = model.confirm;
+    hit.addEventListener("click", () => onDice());
+    hit.addEventListener("keydown", (e) => {
+      if (/** @type {KeyboardEvent} */ (e).key !== "Enter" && /** @type {KeyboardEvent} */ (e).key !== " ") return;
+      e.preventDefault();
+      e.stopPropagation();
+      onDice();
+    });
   }
 
   // Transparent hit areas over every point, the own bar and the own tray; classes mark the
@@ -493,6 +550,9 @@ export class BoardView {
       if (classes.length > 1 && interactive) {
         attrs.tabindex = 0;
         attrs.role = "button";
+        const labels = model.labels;
+        const name = point === 25 ? labels && labels.bar : point === 0 ? labels && labels.tray : labels && labels.point && labels.point.replace("{n}", String(point));
+        attrs["aria-label"] = name || String(point);
       }
       svg("rect", attrs, g);
       if (interactive && dests.has(point)) {

@@ -4,6 +4,7 @@
 // sitting down or leaving.
 
 import { h, replaceChildren, storage } from "./dom.js";
+import { askHint, canHint } from "./hint.js";
 import { points, t } from "./i18n.js";
 
 /** @typedef {import("./page.js").GamePage} GamePage */
@@ -94,6 +95,7 @@ export function renderControls(page) {
     }
   }
   const extra = h("div", { class: "actions secondary" });
+  if (canHint(page)) extra.append(button(page, t("btn.hint"), "hint", () => askHint(page)));
   if (m && m.game) {
     if (page.allowed("resign")) {
       extra.append(button(page, t("btn.resign"), "resign", () => {
@@ -143,7 +145,14 @@ export function renderSettings(page) {
     option("quick-move", "quickMove", "gammon.quickMove", "move.quick"),
     option("auto-confirm", "autoConfirm", "gammon.autoConfirm", "move.auto_confirm", () => page.input.maybeAutoConfirm()),
     option("auto-forced", "autoForced", "gammon.autoForced", "move.auto_forced", () => page.input.maybeAutoPlay()),
+    e.moveForm,
   );
+  e.moveLabel.textContent = t("move.box");
+  e.moveSend.textContent = t("move.box_send");
+  e.moveHelp.textContent = t("move.box_help");
+  const typing = page.input.canMove() && !(page.match && page.match.moves_omitted);
+  e.moveInput.disabled = !typing;
+  e.moveSend.disabled = !typing;
   if (focused) {
     const again = e.settings.querySelector(`[data-testid=${focused}]`);
     if (again) again.focus();
@@ -224,7 +233,21 @@ export function abandonText(page) {
   const g = page.match.game;
   const value = g.cube.value;
   const max = maxResult(page, g.cube.owner === null || g.cube.owner === undefined);
-  return max > 1 ? t("ask.abandon_risk", { risk: risk(page, value), max: risk(page, value * max) }) : t("ask.abandon_risk1", { risk: risk(page, value) });
+  const me = page.mySeat ?? 0;
+  const level = Math.min(abandonLevel(g.board[me], g.waiting ? g.waiting[me] : 0), max);
+  return t(max > 1 ? "ask.abandon_risk" : "ask.abandon_risk1", { risk: risk(page, value * level), min: risk(page, value), max: risk(page, value * max) });
+}
+
+/**
+ * What abandoning costs now, as the engine scores it from the abandoning player's own
+ * checkers (docs/rules.md D9): 1 once one is borne off, else 3 with one on the bar, in the
+ * other side's home board or still to enter, else 2.
+ * @param {number[]} own the player's board in their numbering (0 off, 25 bar)
+ * @param {number} waiting checkers still to enter (acey-deucey)
+ */
+export function abandonLevel(own, waiting) {
+  if (own[0]) return 1;
+  return waiting || own.slice(19, 26).some((n) => n > 0) ? 3 : 2;
 }
 
 /**

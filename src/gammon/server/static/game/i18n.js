@@ -84,6 +84,16 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/**
+ * A player's name as the page shows it: the bot's level ("gammon-bot (beginner)") in the
+ * page's language.
+ * @param {string} name
+ */
+export function personName(name) {
+  const m = /^gammon-bot \((beginner|intermediate|expert|world-class)\)$/.exec(name || "");
+  return m && hasKey(`level.${m[1]}`) ? `gammon-bot (${t(`level.${m[1]}`)})` : name;
+}
+
 /** @param {string} key */
 export function hasKey(key) {
   return key in strings;

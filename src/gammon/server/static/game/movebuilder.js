@@ -300,6 +300,36 @@ export class MoveBuilder {
   }
 
   /**
+   * The steps that finish the move when `played` leaves a single listed move to reach (and
+   * is not one already): one of its orders. Empty when there is a choice left.
+   * @param {ArrayLike<number | boolean>[]} played
+   * @returns {Step[]}
+   */
+  rest(played) {
+    const start = this.options(played);
+    if (!start || start.complete || !start.steps.length) return [];
+    /** @type {Set<string>} */
+    const finals = new Set();
+    /** @type {Step[] | null} */
+    let path = null;
+    /** @param {Step[]} prefix */
+    const walk = (prefix) => {
+      const opts = this.options([...played, ...prefix]);
+      if (!opts) return;
+      if (opts.complete && opts.move) {
+        finals.add(opts.move);
+        if (!path) path = prefix;
+      }
+      for (const step of opts.steps) {
+        if (finals.size > 1) return;
+        walk([...prefix, step]);
+      }
+    };
+    walk([]);
+    return finals.size === 1 && path ? path : [];
+  }
+
+  /**
    * @param {ArrayLike<number | boolean>[]} played
    * @returns {StepAnswer | null}
    */

@@ -84,9 +84,14 @@ export class MoveList {
         this.game().notes.push({ key: "moves.auto_double", params: { value: d.cube } });
         break;
       case "starts":
-      case "rolled":
-        this.cell(seat, { kind: "roll", dice: d.dice, move: null });
+      case "rolled": {
+        // a roll never played (the variants whose opening winner rolls again) gives its
+        // place to the new one: no row with dice and no move
+        const unplayed = this.pending(seat);
+        if (unplayed) unplayed.dice = d.dice;
+        else this.cell(seat, { kind: "roll", dice: d.dice, move: null });
         break;
+      }
       case "moved": {
         const c = this.pending(seat) || this.cell(seat, { kind: "roll", dice: d.dice, move: null });
         c.move = d.move;

@@ -32,7 +32,7 @@ export class MoveInput {
     /** @type {{state: any, moves: any, builder: MoveBuilder | null} | null} the builder of the current state and moves */
     this.built = null;
     this.autoSent = null; // version at which a forced move was auto-played
-    this.autoForced = storage("gammon.autoForced") === "1";
+    this.autoForced = storage("gammon.autoForced") !== "0"; // forced moves play by themselves (default)
     this.quickMove = storage("gammon.quickMove") !== "0"; // one click moves by a die (default)
     this.autoConfirm = storage("gammon.autoConfirm") === "1";
     /** @type {{from: number, to: number, at: number, count: number} | null} the last one-click step (for a double-click) */
@@ -217,6 +217,9 @@ export class MoveInput {
     sound.play("move");
     this.played = [...this.played, [step[0], step[1], step[2], Boolean(step[3])]];
     this.selected = null;
+    // one click moves: when a single way is left to finish the move, it is played too
+    const builder = this.quickMove ? this.builder() : null;
+    if (builder) this.played = [...this.played, ...builder.rest(this.played)];
     this.requestSteps();
     this.page.render();
     this.maybeAutoConfirm();
@@ -283,6 +286,12 @@ export class MoveInput {
   undoAll() {
     this.reset();
     this.page.render();
+  }
+
+  // Whether the steps made are a complete move to confirm (the Confirm button, a click on the dice).
+  canConfirm() {
+    const opts = this.options();
+    return Boolean(this.played.length && opts && opts.complete && opts.move && !this.page.busy);
   }
 
   confirmMove() {

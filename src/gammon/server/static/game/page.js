@@ -9,12 +9,31 @@ import { BoardView } from "./board.js";
 import { renderControls, renderSettings } from "./controls.js";
 import { fmtDice, h, storage } from "./dom.js";
 import { hasKey, onLangChange, points, setHeaderBalance, t } from "./i18n.js";
+import { onHint, renderHint } from "./hint.js";
+import { installKeys } from "./keys.js";
 import { MoveList } from "./movelist.js";
 import { MoveInput } from "./moving.js";
 import { Connection, PROTOCOL } from "./net.js";
 import { renderChat, renderFairDice, renderInfo, renderMoves, renderOver, renderSpectators, sendChat } from "./panels.js";
 import { sound } from "./sound.js";
 import { displayName, renderBoard, renderPlayers, renderStatus, tickClocks } from "./tableview.js";
+
+/**
+ * The tab's icon: a plain dot, green with a ring when it is the player's turn.
+ * @param {boolean} mine
+ */
+function setFavicon(mine) {
+  let link = /** @type {HTMLLinkElement | null} */ (document.querySelector("link[rel=icon]"));
+  if (!link) {
+    link = /** @type {HTMLLinkElement} */ (h("link", { rel: "icon" }));
+    document.head.append(link);
+  }
+  const fill = mine ? "%231f9d55" : "%23806a4f";
+  const ring = mine ? "<circle cx='16' cy='16' r='14' fill='none' stroke='%23ffd640' stroke-width='4'/>" : "";
+  const href = `data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><circle cx='16' cy='16' r='11' fill='${fill}'/>${ring}</svg>`;
+  if (link.getAttribute("href") !== href) link.setAttribute("href", href);
+  link.dataset.turn = mine ? "1" : "0";
+}
 
 /** @typedef {Record<string, any>} Message a protocol message or a part of one (JSON, docs/protocol.md) */
 
@@ -78,6 +97,9 @@ export class GamePage {
     this.clockOffset = 0;
     this.notice = null; // {text, version}: the server's last refusal, shown under the status
     this.wasMyTurn = false;
+    this.overShown = false; // whether the end-of-match panel was shown (scrolled to once)
+    /** @type {{version: number, waiting: boolean, answer: Message | null} | null} the bot's advice asked for */
+    this.hint = null;
     const seedKey = `gammon.seed.${this.cfg.table}`;
     this.mySeed = storage(seedKey) || randomSeed();
     storage(seedKey, this.mySeed);
@@ -88,6 +110,7 @@ export class GamePage {
       onPoint: (/** @type {number} */ p) => this.input.onPoint(p),
       onSelect: (/** @type {number} */ p) => this.input.selectPoint(p),
       onDrag: (/** @type {number} */ from, /** @type {number} */ to) => this.input.onDrag(from, to),
+      onDice: () => this.input.confirmMove(),
     });
     /** @type {ReturnType<typeof setInterval> | undefined} asks whether the other player wants a rematch */
     this.rematchTimer = undefined;
@@ -107,12 +130,7 @@ export class GamePage {
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.conn.nudge();
     });
-    document.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && this.input.selected !== null) {
-        this.input.selected = null;
-        this.renderBoard();
-      }
-    });
+    installKeys(this);
     setInterval(() => tickClocks(this), 250);
     this.render();
     this.conn.start();
@@ -135,17 +153,36 @@ export class GamePage {
     e.top = h("div", { class: "player top", "data-testid": "player-top" });
     e.bottom = h("div", { class: "player bottom", "data-testid": "player-bottom" });
     e.boardWrap = h("div", { class: "board-wrap" });
+    // the board in words, for screen readers (describe.js)
+    e.desc = h("div", { class: "visually-hidden", id: "board-desc", "data-testid": "board-desc" });
     e.status = h("div", { class: "status", "data-testid": "status", "aria-live": "polite" });
     e.notice = h("p", { class: "notice error", "data-testid": "notice", role: "alert", hidden: true });
     e.controls = h("div", { class: "controls", "data-testid": "controls" });
     e.toasts = h("div", { class: "toasts", "aria-live": "polite", "data-testid": "toasts" });
-    const play = h("section", { class: "play" }, e.top, e.boardWrap, e.bottom, e.status, e.notice, e.controls);
+    const play = h("section", { class: "play" }, e.top, e.boardWrap, e.desc, e.bottom, e.status, e.notice, e.controls);
 
     e.info = h("section", { class: "panel info", "data-testid": "info" });
     e.settings = h("section", { class: "panel settings", "data-testid": "settings", hidden: true });
+    e.hint = h("section", { class: "panel hint", "data-testid": "hint", "aria-live": "polite", hidden: true });
+    // the text move box ("13/7 8/7"): the server reads it with the terminal's parser
+    e.moveInput = h("input", { type: "text", id: "move-text", name: "move", autocomplete: "off", spellcheck: "false", "data-testid": "move-text" });
+    e.moveLabel = h("label", { for: "move-text" });
+    e.moveSend = h("button", { type: "submit", class: "btn small", "data-testid": "move-send" });
+    e.moveHelp = h("p", { class: "muted small", id: "move-help" });
+    e.moveInput.setAttribute("aria-describedby", "move-help");
+    e.moveForm = h("form", { class: "move-box", "data-testid": "move-box" }, e.moveLabel, e.moveInput, e.moveSend, e.moveHelp);
+    e.moveForm.addEventListener("submit", (/** @type {Event} */ ev) => {
+      ev.preventDefault();
+      const text = e.moveInput.value.trim();
+      if (text && this.input.canMove()) {
+        this.act("move", { move: text });
+        e.moveInput.value = "";
+      }
+    });
+    e.keysHelp = h("p", { class: "muted small", "data-testid": "keys-help" });
     e.over = h("section", { class: "panel over", "data-testid": "over", hidden: true });
     e.movesTitle = h("h2");
-    e.moves = h("div", { class: "moves", "data-testid": "moves" });
+    e.moves = h("div", { class: "moves", "data-testid": "moves", tabindex: 0 }); // scrolls: reachable by keyboard
     const movesPanel = h("section", { class: "panel moves-panel" }, e.movesTitle, e.moves);
 
     e.chatTitle = h("h2");
@@ -173,7 +210,7 @@ export class GamePage {
     });
     const dicePanel = h("section", { class: "panel fair", "data-testid": "fair-dice" }, e.diceTitle, e.diceBody);
 
-    const side = h("aside", { class: "side" }, e.over, e.info, e.settings, movesPanel, chatPanel, e.spect, dicePanel);
+    const side = h("aside", { class: "side" }, e.over, e.hint, e.info, e.settings, movesPanel, chatPanel, e.spect, dicePanel, e.keysHelp);
     root.replaceChildren(header, h("div", { class: "layout" }, play, side), e.toasts);
   }
 
@@ -249,6 +286,9 @@ export class GamePage {
         break;
       case "steps":
         this.input.onSteps(msg);
+        break;
+      case "hint":
+        onHint(this, msg);
         break;
       case "ack":
         this.onAck(msg);
@@ -344,6 +384,13 @@ export class GamePage {
     this.maybeSendSeed();
     this.render();
     this.input.maybeAutoPlay();
+    // the end of the match: its panel (and Rematch) comes into view, on a phone too
+    const over = !this.el.over.hidden;
+    if (over && !this.overShown && this.everSynced) {
+      const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      this.el.over.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
+    }
+    this.overShown = over;
   }
 
   // The header's balance (`#me-balance`) follows the account's: asked again when a game ends.
@@ -554,6 +601,7 @@ export class GamePage {
     this.renderControls();
     renderInfo(this);
     renderSettings(this);
+    renderHint(this);
     renderOver(this);
     renderMoves(this);
     renderChat(this);
@@ -572,7 +620,10 @@ export class GamePage {
   renderConn() {
     const e = this.el;
     e.tableId.textContent = t("app.table", { id: this.cfg.table });
-    document.title = `${t("app.title")} · ${t("app.table", { id: this.cfg.table })}`;
+    const mine = this.myTurn();
+    document.title = `${mine ? `● ${t("title.your_turn")} · ` : ""}${t("app.title")} · ${t("app.table", { id: this.cfg.table })}`;
+    setFavicon(mine);
+    e.keysHelp.textContent = t("keys.help");
     const s = this.connStatus;
     let text;
     if (s === "online") text = t("conn.online");
@@ -586,6 +637,12 @@ export class GamePage {
     e.sound.textContent = t(sound.muted ? "sound.off" : "sound.on");
     e.sound.setAttribute("aria-pressed", sound.muted ? "true" : "false");
     e.sound.title = t(sound.muted ? "sound.unmute" : "sound.mute");
+  }
+
+  // Whether the seated player has something to do now (the tab's title and icon say so).
+  myTurn() {
+    return this.mySeat !== null && (this.you.allowed || []).some((/** @type {string} */ a) => a !== "abandon" && a !== "resign") &&
+      Boolean(this.state && this.state.table && this.state.table.status === "playing");
   }
 
   /**

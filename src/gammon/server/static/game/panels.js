@@ -75,7 +75,8 @@ export function renderInfo(page) {
   if (o.first_move && o.first_move !== "rolloff") opts.push(t(`opt.first.${o.first_move}`));
   if (o.clock) opts.push(t("opt.clock", { delay: o.clock.delay, base: o.clock.reserve_base, per: o.clock.reserve_per_point }));
   if (st.table.private) opts.push(t("opt.private"));
-  rows.push(h("p", { class: "options muted" }, opts.join(" · ")));
+  rows.push(h("p", { class: "options muted" }, opts.join(" · "), " · ",
+    h("a", { href: `/rules/${encodeURIComponent(o.variant || "standard")}`, "data-link": "rules" }, t("info.rules"))));
   if (m) rows.push(matchLinks(page));
   replaceChildren(e.info, rows);
 }
@@ -145,6 +146,30 @@ export function renderMoves(page) {
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
+/**
+ * Make the visitor a guest (`POST /api/guest`), then reconnect: the table's socket then knows
+ * the new session, and the chat opens.
+ * @param {GamePage} page
+ */
+export function chatAsGuest(page) {
+  fetch("/api/guest", {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": page.cfg.csrf },
+    body: "{}",
+  })
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+    .then((body) => {
+      page.cfg.csrf = body.csrf;
+      page.cfg.user = body.user.name;
+      page.conn.reconnectNow();
+    })
+    .catch((err) => {
+      console.warn("gammon: could not become a guest", err);
+      page.toast(t("error.generic", { message: String(err) }), "error");
+    });
+}
+
 /** @param {GamePage} page */
 export function renderChat(page) {
   const e = page.el;
@@ -155,7 +180,9 @@ export function renderChat(page) {
   const canChat = Boolean(page.you.can_chat);
   e.chatForm.hidden = !canChat;
   e.chatNote.hidden = canChat || !page.state;
-  e.chatNote.textContent = t("chat.signin");
+  // a visitor without a session may chat at once as a guest (one click, no form)
+  const asGuest = page.cfg.user ? null : h("button", { type: "button", class: "btn small", "data-action": "chat-as-guest", onclick: () => chatAsGuest(page) }, t("chat.as_guest"));
+  replaceChildren(e.chatNote, t("chat.signin"), asGuest ? " " : "", asGuest);
   const items = [...page.chat.values()].sort((a, b) => a.version - b.version);
   const atBottom = e.chatLog.scrollTop + e.chatLog.clientHeight >= e.chatLog.scrollHeight - 4;
   if (!items.length) {

@@ -4,8 +4,9 @@
 // it is.
 
 import { sit } from "./controls.js";
+import { describeBoard } from "./describe.js";
 import { fmtClock, fmtDice, h, replaceChildren } from "./dom.js";
-import { hasKey, points, t } from "./i18n.js";
+import { hasKey, personName, points, t } from "./i18n.js";
 
 /** @typedef {import("./page.js").GamePage} GamePage */
 
@@ -14,10 +15,7 @@ import { hasKey, points, t } from "./i18n.js";
 /** @param {{name?: string, kind?: string, level?: string | null} | null} seat the `table.seats` entry */
 export function displayName(seat) {
   if (!seat || !seat.name) return null;
-  if (seat.kind === "bot" && seat.level && seat.name === `gammon-bot (${seat.level})` && hasKey(`level.${seat.level}`)) {
-    return `gammon-bot (${t(`level.${seat.level}`)})`;
-  }
-  return seat.name;
+  return seat.kind === "bot" ? personName(seat.name) : seat.name;
 }
 
 /** @param {GamePage} page */
@@ -160,15 +158,27 @@ export function renderBoard(page) {
     pinned: shown.pinned,
     waiting: shown.waiting,
     other: page.input.otherPoint(),
-    labels: { waiting: t("board.waiting"), pinned: t("board.pinned") },
     dice,
     cube,
     sources,
     dests,
     selected: interactive ? page.input.selected : null,
     interactive,
+    labels: { waiting: t("board.waiting"), pinned: t("board.pinned"), point: t("board.point", { n: "{n}" }), bar: t("board.bar"), tray: t("board.tray") },
+    confirm: page.input.canConfirm() && page.connStatus === "online" ? `${t("btn.confirm")} ${opts && opts.move ? opts.move : ""}`.trim() : null,
   });
   page.board.setTitle(statusText(page));
+  const names = page.names();
+  const lines = describeBoard({
+    bottom,
+    board: shown.board,
+    other: page.input.otherPoint(),
+    names,
+    waiting: shown.waiting,
+    dice: dice && { seat: dice.seat, values: dice.values.filter((_, i) => !dice.used[i]) },
+    cube: cube.enabled ? { value: cube.value, owner: cube.owner ?? null } : null,
+  }, t);
+  replaceChildren(page.el.desc, h("h2", {}, t("desc.title")), ...lines.map((line) => h("p", {}, line)));
 }
 
 /** @param {GamePage} page */
@@ -183,7 +193,7 @@ export function statusText(page) {
     const m = page.match;
     if (r.reason === "match_over" && r.winner !== null && r.winner !== undefined) {
       const score = r.score || (m && m.score) || [0, 0];
-      return t("status.over", { name: names[r.winner], s0: score[0], s1: score[1] });
+      return t("status.over", { name: names[r.winner], s0: score[r.winner], s1: score[1 - r.winner] });
     }
     if (r.reason === "left") {
       const by = r.by === 0 || r.by === 1 ? r.by : r.winner === 0 || r.winner === 1 ? 1 - r.winner : null;
@@ -242,7 +252,7 @@ export function statusText(page) {
     }
     case "over": {
       const w = m.winner;
-      return w === 0 || w === 1 ? t("status.over", { name: names[w], s0: m.score[0], s1: m.score[1] }) : t("status.over_draw");
+      return w === 0 || w === 1 ? t("status.over", { name: names[w], s0: m.score[w], s1: m.score[1 - w] }) : t("status.over_draw");
     }
     default:
       return "";

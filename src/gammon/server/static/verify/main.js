@@ -3,7 +3,7 @@
 // recomputes every roll in the browser (./dice.js), like `gammon verify-dice`.
 
 import { h, replaceChildren } from "../game/dom.js";
-import { bindSiteHeader, loadLang, onLangChange, pickLang, t } from "../game/i18n.js";
+import { bindSiteHeader, loadLang, onLangChange, personName, pickLang, t } from "../game/i18n.js";
 import { LogError, parseLog, verifyLog } from "./dice.js";
 
 /** @param {string} d */
@@ -43,9 +43,11 @@ class VerifyPage {
     e.verdict = h("div", { class: "verdict", "data-testid": "verdict", hidden: true });
     e.summary = h("dl", { class: "summary", "data-testid": "summary" });
     e.rollsTitle = h("h2");
-    e.rolls = h("div", { class: "rolls-wrap" });
-    e.pasteTitle = h("h2");
-    e.textarea = h("textarea", { rows: 6, spellcheck: "false", "data-testid": "paste" });
+    // a scrolling region: reachable by keyboard, named by its title
+    e.rollsTitle.id = "rolls-title";
+    e.rolls = h("div", { class: "rolls-wrap", tabindex: 0, role: "region", "aria-labelledby": "rolls-title" });
+    e.pasteTitle = h("h2", { id: "paste-title" });
+    e.textarea = h("textarea", { rows: 6, spellcheck: "false", "data-testid": "paste", "aria-labelledby": "paste-title" });
     e.file = h("input", { type: "file", accept: ".jsonl,.json,.txt,text/plain", "data-testid": "file" });
     e.fileLabel = h("label", { class: "file" });
     e.check = h("button", { type: "submit", class: "btn primary", "data-testid": "check" });
@@ -196,7 +198,7 @@ class VerifyPage {
       item(t("verify.commitment"), h("code", {}, d.commitment), "commitment"),
       item(t("verify.server_seed"), log.serverSeed ? h("code", {}, log.serverSeed) : h("span", { class: "muted" }, t("dice.hidden")), "server-seed"),
       item(t("verify.client_seeds"), h("span", {}, [0, 1].map((s) =>
-        h("span", { class: "seedline" }, `${log.players[s] ?? s}: `, h("code", {}, d.clientSeeds[s] || t("dice.empty_seed"))))), "client-seeds"),
+        h("span", { class: "seedline" }, `${personName(log.players[s] ?? String(s))}: `, h("code", {}, d.clientSeeds[s] || t("dice.empty_seed"))))), "client-seeds"),
     ];
     if (r && r.actual) {
       const line = r.commitmentOk ? t("verify.commit_ok") : t("verify.commit_bad", { actual: r.actual });
@@ -223,7 +225,7 @@ class VerifyPage {
         h("th", {}, t("verify.col.computed")), h("th", {}, t("verify.col.check")))),
       h("tbody", {}, rows.map((row) => h("tr", { class: row.ok === false ? "bad" : row.ok ? "ok" : "", "data-roll": row.index },
         h("td", {}, String(row.index)),
-        h("td", {}, log.players[row.player] ?? String(row.player ?? "")),
+        h("td", {}, personName(log.players[row.player] ?? String(row.player ?? ""))),
         h("td", {}, fmt(row.dice)),
         h("td", {}, row.computed ? fmt(row.computed) : "…"),
         h("td", { class: "check" }, row.ok === null ? "" : row.ok ? `✔ ${t("verify.ok")}` : `✘ ${t("verify.mismatch")}`)))));

@@ -1,0 +1,80 @@
+"""Hints at the web table (issue #18), as the terminal's ``hint``: the bot's best moves with
+their equities, or its cube decision.
+
+Only where a hint cannot decide a game that counts: in casual games and against the bot,
+never at a staked table nor in a rated game (``TableOptions.rated``).  The server enforces
+it (``hint_refused``); the bot's work runs off the event loop (:func:`asyncio.to_thread`).
+
+>>> from gammon.match import TableOptions
+>>> hint_refusal(TableOptions(match_length=1, rated=True))
+'no hints in a rated game'
+>>> hint_refusal(TableOptions(match_length=1)) is None   # casual
+True
+>>> hint_refusal(TableOptions(stake=1, cube_limit=8))
+'no hints at a staked table'
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Final
+
+from gammon.match import MatchState, TableOptions
+from gammon.server.protocol import ServerError
+from gammon.server.table import TableState
+
+__all__ = ["HINT_LEVEL", "HINT_MOVES", "compute_hint", "hint_for", "hint_refusal"]
+
+#: The level whose equities a hint shows, and how many moves it lists.
+HINT_LEVEL: Final = "expert"
+HINT_MOVES: Final = 5
+
+
+def hint_refusal(options: TableOptions) -> str | None:
+    """Why a player at this table may not ask for hints, or None when they may (a game
+    neither staked nor rated is casual, against the bot or between two people)."""
+    if options.stake:
+        return "no hints at a staked table"
+    if options.rated:
+        return "no hints in a rated game"
+    return None
+
+
+def compute_hint(match: MatchState, seat: int) -> dict[str, Any]:
+    """The bot's advice for ``seat`` now (CPU-bound: run it off the event loop).
+
+    ``{"kind": "moves", "moves": [{"move", "equity"}, ...]}`` (best first) while ``seat``
+    moves, ``{"kind": "cube", "action": ...}`` at the start of its turn or when doubled.
+    """
+    from gammon.bots.seat import bot_for_level, score_context
+
+    g = match.game
+    if g.position.variant.name != "standard":
+        raise ServerError("not_available", "hints are for standard backgammon only")
+    bot = bot_for_level(HINT_LEVEL)
+    ctx = score_context(match, seat)
+    if g.phase == "moving" and g.turn == seat and g.dice is not None:
+        ranked = bot.rank_moves(g.position, g.dice, ctx)[:HINT_MOVES]
+        return {
+            "kind": "moves",
+            "moves": [{"move": str(r.move), "equity": round(r.equity, 3)} for r in ranked],
+        }
+    if g.phase in ("turn", "doubled"):
+        decision = bot.cube_decision(g.position, ctx)
+        return {"kind": "cube", "action": str(decision.action)}
+    raise ServerError("illegal_action", "nothing to advise on now")
+
+
+async def hint_for(state: TableState | None, seat: int | None) -> dict[str, Any]:
+    """The ``hint`` answer for a seat (refused with ``hint_refused`` where hints are off)."""
+    if state is None or state.match is None or state.status != "playing":
+        raise ServerError("not_started", "no match is being played at this table")
+    if seat is None:
+        raise ServerError("not_seated", "you are not seated at this table")
+    why = hint_refusal(state.options)
+    if why is not None:
+        raise ServerError("hint_refused", why)
+    try:
+        return await asyncio.to_thread(compute_hint, state.match, seat)
+    except ImportError as exc:
+        raise ServerError("not_available", "this server has no bot (extra 'bot')") from exc
