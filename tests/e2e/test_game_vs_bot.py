@@ -56,6 +56,7 @@ def test_full_game_against_the_bot_then_verify_the_dice(
         "log": f"/matches/{table}/log",
         "mat": f"/matches/{table}/mat",
         "verify": f"/matches/{table}/verify",
+        "analysis": f"/matches/{table}/analysis",  # the analysis board, one click away
     }
     log = page.request.get(links["log"])
     assert log.ok
