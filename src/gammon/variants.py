@@ -108,6 +108,10 @@ class Variant:
     prime_needs_last_points: bool = False
     #: Fevga: a side may not hold all six points of its starting quarter (19-24) at once.
     start_quarter_rule: bool = False
+    #: Fevga: when every opposing checker left on the board sits on the point right
+    #: behind six points in a row held by the mover, the mover must open one of them
+    #: (when some play that the dice rules allow does).
+    must_open_prime: bool = False
     #: Plakoto: a player whose last checker on the 24-point is pinned there loses 2
     #: (unless the pinner still has checkers on its own 24-point).
     mother_rule: bool = False
@@ -257,8 +261,8 @@ VARIANTS: Final[dict[str, Variant]] = {
             cube=False,
             opening="reroll",
             first_checker_until=11,
-            prime_rule=True,
             start_quarter_rule=True,
+            must_open_prime=True,
         ),
         Variant(
             "long-nardy",

@@ -7,7 +7,8 @@ the variant (:class:`gammon.variants.Variant`):
 * ``movement``: ``opposite`` or ``same``, through :attr:`Variant.point_map`.
 * ``landing``: ``hit`` (blots go to the bar), ``pin`` (plakoto) or ``block``.
 * restrictions: ``head_rule`` (long nardy), ``first_checker_until`` (fevga, jacquet),
-  ``prime_rule`` (the same-direction games), ``start_quarter_rule`` (fevga),
+  ``prime_rule`` (long nardy, jacquet), ``start_quarter_rule`` and ``must_open_prime``
+  (fevga),
   ``enter_from_off`` and ``bonus_roll`` (acey-deucey); ``mother_rule`` (plakoto) is
   read by :func:`gammon.rules.base.game_result`.
 
@@ -15,7 +16,8 @@ The generator tries every order of the dice, checks each step on the board reach
 far, records every prefix as a candidate, drops the candidates whose final board
 breaks the prime or starting-quarter rule, then keeps those that use the most dice
 (and the larger die when only one of two can be played): the maximal-usage rule of
-rules.md R10 applied after each variant's restrictions.
+rules.md R10 applied after each variant's restrictions.  Fevga's obligation to open a
+prime that traps every opposing checker then chooses among those plays.
 
 >>> from gammon import Position
 >>> start = Position.initial("long-nardy")
@@ -177,6 +179,18 @@ class _Generator:
                 return False
         return True
 
+    def trapping_prime(self, st: _State) -> tuple[int, ...]:
+        """Fevga: the mover's six points in a row right in front of every opposing checker
+        left on the board (all on one point), in the mover's numbering; else ``()``.
+        """
+        m, o = st[0], st[1]
+        on_board = [q for q in range(1, 26) if o[q]]
+        if len(on_board) != 1 or on_board[0] < 7 or on_board[0] == 25:
+            return ()
+        q0 = on_board[0]
+        span = tuple(self.their[q] for q in range(q0 - 6, q0))
+        return span if all(m[p] for p in span) else ()
+
     def head_allowance(self, st: _State, dice: Sequence[int]) -> int:
         if not self.v.head_rule:
             return 4
@@ -229,6 +243,10 @@ class _Generator:
             high = max(d1, d2)
             if any(c[1] == high for c in best.values()):
                 best = {k: c for k, c in best.items() if c[1] == high}
+        prime = self.trapping_prime(st) if self.v.must_open_prime else ()
+        if prime:
+            opened = {k: c for k, c in best.items() if not all(finals[k][0][p] for p in prime)}
+            best = opened or best
         return {k: c[2] for k, c in sorted(best.items(), key=lambda kc: kc[1][2])}
 
     def all_plays(self, st: _State, d1: int, d2: int) -> dict[int, tuple[int, ...]]:
