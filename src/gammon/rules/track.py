@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
+from typing import Final
 
 from gammon.dice import Dice
 from gammon.errors import InvalidPositionError
@@ -56,6 +57,8 @@ __all__ = ["TrackRules"]
 _State = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
 # a candidate: (dice used, first die, raw steps as flat (from, to, die, hit) quadruples)
 _Candidate = tuple[int, int, tuple[int, ...]]
+# a board after the 1 and the 2 of acey-deucey's 1-2: (key, board, raw steps, rank)
+_Mid = tuple[int, _State, tuple[int, ...], int]
 # a click-to-move node: (board, dice left, head checkers left, 1-2 double still to choose)
 _Node = tuple[_State, tuple[int, ...], int, bool]
 
@@ -75,6 +78,13 @@ def _unpack(key: int) -> _State:
     mp = int.from_bytes(data[54:58], "little")
     op = int.from_bytes(data[58:62], "little")
     return m, o, mp, op, mw, ow
+
+
+#: The weight of byte ``i`` of a key (:func:`_pack`): 0..25 the mover's counts, 26..51
+#: the opponent's, 52 the mover's checkers still to enter.
+_BYTE: Final = tuple(1 << (8 * i) for i in range(63))
+#: A hit on the opponent's point ``q``: one checker from there to its bar (byte 51).
+_HIT: Final = tuple(_BYTE[51] - _BYTE[26 + q] if 1 <= q <= 24 else 0 for q in range(26))
 
 
 def _state(pos: PositionLike) -> _State:
@@ -256,18 +266,108 @@ class _Generator:
             return first
         if any(len(raw) < 8 for raw in first.values()):
             return first  # the 1-2 itself could not be played in full: the rest is lost
-        out: dict[int, tuple[int, ...]] = {}
-        for key, raw in first.items():
-            mid = _unpack(key)
-            for n in range(1, 7):
-                more = self.plays(mid, n, n)
-                if not more:
-                    out.setdefault(key, raw)
-                for k2, raw2 in more.items():
-                    old = out.get(k2)
-                    if old is None or len(raw) + len(raw2) > len(old):
-                        out[k2] = raw + raw2
+        return self.bonus_plays(first)
+
+    def bonus_plays(self, first: dict[int, tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
+        """The 1-2 plays ``first`` (in order), each followed by the double of each number.
+
+        A play's double is played as far as it can be from the board the 1-2 left
+        (:meth:`plays` with that double, every step of it).  Rather than search once per
+        1-2 play and double, each double is searched breadth-first from all the 1-2
+        boards at once, so a board that several of them reach is expanded once; the
+        last layer needs board keys only (:meth:`child_key`).  A final board keeps the
+        longest play that reaches it and, among those, the first in the order of
+        ``first`` then of the doubles (1 to 6), with that 1-2 play's first path.
+        """
+        mids = [(key, _unpack(key), raw, rank) for rank, (key, raw) in enumerate(first.items())]
+        best: dict[int, tuple[int, int, int, tuple[int, ...]]] = {}
+        for n in range(1, 7):
+            depth = self._double_depths(mids, n)
+            for j in sorted(set(depth)):
+                group = [mid for mid, d in zip(mids, depth, strict=True) if d == j]
+                for key, (raw, rank) in self._double_layer(group, n, j).items():
+                    old = best.get(key)
+                    if old is None:
+                        best[key] = (len(raw), rank, n, raw)
+                    elif (-len(raw), rank, n) < (-old[0], old[1], old[2]):
+                        best[key] = (len(raw), rank, n, raw)
+        return {key: entry[3] for key, entry in best.items()}
+
+    def double_steps(
+        self, key: int, st: _State, die: int, bound: int
+    ) -> list[tuple[int, int, int, int]]:
+        """Acey-deucey's steps of ``die`` from points at or below ``bound``, as
+        ``(from, to, kind, key after)``: :meth:`steps` on a board of hits with no pins,
+        head or runner rule, computing the key after without building the board.
+
+        Every play of a double reaches its board also with its steps taken from the
+        highest point down, and the first play in :meth:`steps` order is such a one;
+        so a search that starts each step at or below the previous one misses no board
+        and keeps the same first play.
+        """
+        m, o, _, _, mw, _ = st
+        their = self.their
+        out: list[tuple[int, int, int, int]] = []
+        if bound == 25 and (m[25] or mw):
+            t = 25 - die
+            n = o[their[t]]
+            if n < 2:
+                gone = _BYTE[25] if m[25] else _BYTE[52]
+                out.append((25, t, n, key - gone + _BYTE[t] + (_HIT[their[t]] if n else 0)))
+            if m[25]:
+                return out
+        for s in range(min(bound, 24), 0, -1):
+            if not m[s]:
+                continue
+            t = s - die
+            if t > 0:
+                q = their[t]
+                n = o[q]
+                if n < 2:
+                    out.append((s, t, n, key - _BYTE[s] + _BYTE[t] + (_HIT[q] if n else 0)))
+            elif not mw and not any(m[7:26]) and (t == 0 or not any(m[s + 1 : 7])):
+                out.append((s, 0, 0, key - _BYTE[s] + 1))
         return out
+
+    def _double_depths(self, mids: list[_Mid], n: int) -> list[int]:
+        """How many steps of ``n`` (0..4) each board of ``mids`` can play."""
+        memo: dict[tuple[int, int, int], int] = {}
+
+        def reach(key: int, st: _State, k: int, bound: int) -> int:
+            found = memo.get((key, k, bound))
+            if found is None:
+                found = 0
+                for s, t, kind, after in self.double_steps(key, st, n, bound):
+                    got = 1 + (reach(after, self.play(st, s, t, kind), k - 1, s) if k > 1 else 0)
+                    found = max(found, got)
+                    if found == k:
+                        break
+                memo[key, k, bound] = found
+            return found
+
+        return [reach(key, st, 4, 25) for key, st, _, _ in mids]
+
+    def _double_layer(
+        self, mids: list[_Mid], n: int, depth: int
+    ) -> dict[int, tuple[tuple[int, ...], int]]:
+        """The boards ``depth`` steps of ``n`` away from ``mids`` (all of which can play
+        exactly that many), each with its first path (``mids`` order, then the order of
+        :meth:`steps`) and the rank of the 1-2 play it starts from."""
+        layer: dict[int, tuple[_State | None, tuple[int, ...], int]] = {
+            key: (st, raw, rank) for key, st, raw, rank in mids
+        }
+        for i in range(depth):
+            last = i == depth - 1
+            nxt: dict[int, tuple[_State | None, tuple[int, ...], int]] = {}
+            for key, (st, raw, rank) in layer.items():
+                assert st is not None
+                bound = raw[-4] if i else 25  # the previous step's point
+                for s, t, kind, k2 in self.double_steps(key, st, n, bound):
+                    if k2 not in nxt:
+                        board = None if last else self.play(st, s, t, kind)
+                        nxt[k2] = (board, (*raw, s, t, n, kind), rank)
+            layer = nxt
+        return {key: (raw, rank) for key, (_, raw, rank) in layer.items()}
 
 
 @lru_cache(maxsize=64)
