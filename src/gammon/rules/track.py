@@ -287,9 +287,7 @@ class _Generator:
                 group = [mid for mid, d in zip(mids, depth, strict=True) if d == j]
                 for key, (raw, rank) in self._double_layer(group, n, j).items():
                     old = best.get(key)
-                    if old is None:
-                        best[key] = (len(raw), rank, n, raw)
-                    elif (-len(raw), rank, n) < (-old[0], old[1], old[2]):
+                    if old is None or (-len(raw), rank, n) < (-old[0], old[1], old[2]):
                         best[key] = (len(raw), rank, n, raw)
         return {key: entry[3] for key, entry in best.items()}
 
