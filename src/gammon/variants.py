@@ -17,6 +17,14 @@ The point mapping between the two sides' numberings is written once, here
 
 >>> get_variant("hypergammon").checkers
 3
+
+A table may also play a *rotation*: several variants in turn, one per game.  Greek
+tavli is portes, plakoto and fevga, game after game:
+
+>>> [game_variant("tavli", n).name for n in range(1, 5)]
+['portes', 'plakoto', 'fevga', 'portes']
+>>> game_variant("plakoto", 7).name
+'plakoto'
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from typing import Final, Literal
 from gammon.errors import InvalidNotationError
 
 __all__ = [
+    "ROTATIONS",
     "VARIANTS",
     "Family",
     "HitterRule",
@@ -34,7 +43,9 @@ __all__ = [
     "Movement",
     "Opening",
     "Variant",
+    "game_variant",
     "get_variant",
+    "rotation",
 ]
 
 #: ``none``: standard hitting.  ``caucasian``: a checker that hits on the mover's
@@ -321,3 +332,27 @@ def get_variant(variant: str | Variant) -> Variant:
     except (KeyError, TypeError):
         known = ", ".join(sorted(VARIANTS))
         raise InvalidNotationError(f"unknown variant {variant!r}; known: {known}") from None
+
+
+#: Tables that play several variants in turn, one per game (a match "variant" of the
+#: match engine, not a :class:`Variant`): Greek tavli is portes, plakoto and fevga, game
+#: after game (docs/rules.md, "Tavli").
+ROTATIONS: Final[dict[str, tuple[str, ...]]] = {"tavli": ("portes", "plakoto", "fevga")}
+
+
+def rotation(name: str) -> tuple[Variant, ...]:
+    """The variants a table called ``name`` plays in turn: one for a plain variant.
+
+    >>> [v.name for v in rotation("tavli")], rotation("standard")
+    (['portes', 'plakoto', 'fevga'], (get_variant('standard'),))
+    """
+    names = ROTATIONS.get(name)
+    if names is None:
+        return (get_variant(name),)
+    return tuple(VARIANTS[n] for n in names)
+
+
+def game_variant(name: str, number: int) -> Variant:
+    """The variant of game ``number`` (1, 2, ...) at a table playing ``name``."""
+    variants = rotation(name)
+    return variants[(number - 1) % len(variants)]

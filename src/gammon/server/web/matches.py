@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from gammon import VARIANTS, Position
-from gammon.match import Roll, action_from_dict
+from gammon.match import Roll, TableOptions, action_from_dict
 from gammon.match.record import DiceRecord, MatchRecord, write_log
 from gammon.server.actor import TableActor
 from gammon.server.analysis import ANALYSIS_LEVELS, analysis_available
@@ -24,6 +24,7 @@ from gammon.server.web.common import (
     may_create,
     render_page,
 )
+from gammon.variants import ROTATIONS
 
 __all__ = [
     "analysis_page",
@@ -43,6 +44,12 @@ def mat_available() -> bool:
         return importlib.util.find_spec("gammon.match.formats.matwrite") is not None
     except ImportError:
         return False
+
+
+def _one_board(options: TableOptions) -> bool:
+    """Whether every game is on the backgammon board (``.mat`` files and the analysis):
+    not the other geometries, nor a rotation (tavli changes variant every game)."""
+    return options.variant in VARIANTS and VARIANTS[options.variant].standard_geometry
 
 
 def match_record(actor: TableActor) -> MatchRecord:
@@ -89,12 +96,16 @@ async def match_page(request: Request) -> Response:
             "table": table_summary(state),
             "state": state,
             "rolls": rolls,
-            "mat": mat_available()
-            and state.match is not None
-            and VARIANTS[state.options.variant].standard_geometry,
+            "mat": mat_available() and state.match is not None and _one_board(state.options),
             "analysis": analysis_available()
             and state.status == "finished"
-            and VARIANTS[state.options.variant].standard_geometry,
+            and _one_board(state.options),
+            # a rotation (tavli): each game's variant, for the list of games
+            "game_variants": {
+                o.number: state.options.game_variant(o.number).name for o in state.match.games
+            }
+            if state.match is not None and state.options.variant in ROTATIONS
+            else None,
             "started": state.match is not None,
             "created": format_time(state.created_at),
         },
@@ -144,7 +155,7 @@ async def _analysis(request: Request) -> tuple[TableActor, str, dict[str, Any]]:
         raise ServerError("not_started", "the match has not started")
     if state.status != "finished":
         raise ServerError("not_finished", "a match is analysed once it is finished")
-    if not VARIANTS[state.options.variant].standard_geometry:
+    if not _one_board(state.options):
         raise ServerError(
             "not_available",
             f"the analysis knows only the backgammon board, not {state.options.variant}",

@@ -34,6 +34,7 @@ from gammon.server.web.common import (
     user_or_guest,
 )
 from gammon.storage import ConflictError
+from gammon.variants import ROTATIONS, rotation
 
 __all__ = [
     "FORM_DEFAULTS",
@@ -62,7 +63,7 @@ FORM_DEFAULTS: Final[dict[str, str | bool]] = {
     "match_length": "5",
     "stake": "0",
     "end_setting": "cox",
-    "first_move": "rolloff",
+    "first_move": "",
     "draw_last_roll": False,
     "cube": True,
     "cube_limit": "",
@@ -106,8 +107,10 @@ async def lobby(
         {
             "open_tables": tables["open"],
             "live_tables": tables["live"],
-            "variants": sorted(VARIANTS),
-            "cubeless": [name for name, v in VARIANTS.items() if not v.cube],
+            "variants": sorted([*VARIANTS, *ROTATIONS]),
+            "cubeless": [
+                name for name in [*VARIANTS, *ROTATIONS] if not all(v.cube for v in rotation(name))
+            ],
             "cube_limits": CUBE_LIMITS,
             "bot_levels": BOT_LEVELS,
             "bots": bots_available(),
