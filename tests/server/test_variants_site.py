@@ -259,7 +259,9 @@ def test_a_whole_tavli_match_against_the_bot(players: Make) -> None:
     assert all(g["points"] in (1, 2) for g in games)
     events = [e for m in ws.seen if m.get("type") == "event" for e in m["data"].get("events", [])]
     started = [e for e in events if e["kind"] == "game_started"]
-    assert [e["data"]["variant"] for e in started] == [rotation[i % 3] for i in range(1, len(games))]
+    assert [e["data"]["variant"] for e in started] == [
+        rotation[i % 3] for i in range(1, len(games))
+    ]
     # the winner of each game starts the next one, with an ordinary roll
     for game, e in zip(games, started, strict=False):
         assert e["player"] == game["winner"] and e["data"]["phase"] == "turn"

@@ -275,21 +275,30 @@ class _Generator:
         (:meth:`plays` with that double, every step of it).  Rather than search once per
         1-2 play and double, each double is searched breadth-first from all the 1-2
         boards at once, so a board that several of them reach is expanded once; the
-        last layer needs board keys only (:meth:`child_key`).  A final board keeps the
+        last layer needs board keys only (:meth:`double_steps`).  A final board keeps the
         longest play that reaches it and, among those, the first in the order of
-        ``first`` then of the doubles (1 to 6), with that 1-2 play's first path.
+        ``first`` then of the doubles (1 to 6), with that 1-2 play's first path.  The
+        boards come in the order of the search per 1-2 play and double: by the first of
+        them that reaches the board, then by the steps of the double.
         """
         mids = [(key, _unpack(key), raw, rank) for rank, (key, raw) in enumerate(first.items())]
         best: dict[int, tuple[int, int, int, tuple[int, ...]]] = {}
+        seen: dict[int, tuple[int, int, tuple[int, ...]]] = {}  # the first reach of a board
         for n in range(1, 7):
             depth = self._double_depths(mids, n)
             for j in sorted(set(depth)):
                 group = [mid for mid, d in zip(mids, depth, strict=True) if d == j]
                 for key, (raw, rank) in self._double_layer(group, n, j).items():
                     old = best.get(key)
-                    if old is None or (-len(raw), rank, n) < (-old[0], old[1], old[2]):
+                    if old is None:
                         best[key] = (len(raw), rank, n, raw)
-        return {key: entry[3] for key, entry in best.items()}
+                        seen[key] = (rank, n, raw[8:])
+                        continue
+                    if (-len(raw), rank, n) < (-old[0], old[1], old[2]):
+                        best[key] = (len(raw), rank, n, raw)
+                    if (rank, n) < seen[key][:2]:
+                        seen[key] = (rank, n, raw[8:])
+        return {key: best[key][3] for key in sorted(best, key=seen.__getitem__)}
 
     def double_steps(
         self, key: int, st: _State, die: int, bound: int
