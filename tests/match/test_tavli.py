@@ -64,7 +64,7 @@ def test_rotation_scoring_and_who_starts() -> None:
     step = apply(state, Abandon(0))
     state = step.state
     assert state.score == (0, 2) and state.games[-1].result == 2
-    started = [e for e in step.events if e.kind == "game_started"][0]
+    started = next(e for e in step.events if e.kind == "game_started")
     assert started.data["variant"] == "plakoto" and started.player == 1
     # game 2 (plakoto): the winner of game 1 starts with an ordinary roll, no roll-off
     g = state.game

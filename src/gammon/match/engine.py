@@ -348,11 +348,9 @@ def _next_game(state: MatchState, last: GameOutcome, events: list[Event]) -> Mat
     if opts.first_move == "rolloff" or last.winner is None or last.starter is None:
         game = _opening_game(opts, number, crawford=crawford)
     else:
-        starter = {
-            "loser": 1 - last.winner,
-            "winner": last.winner,
-            "alternate": 1 - last.starter,
-        }[opts.first_move or "alternate"]
+        # the previous game's loser or winner; else (alternate) the other of its starter
+        ends = {"loser": 1 - last.winner, "winner": last.winner}
+        starter = ends.get(opts.first_move or "", 1 - last.starter)
         game = GameState(
             number,
             "turn",
