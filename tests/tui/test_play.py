@@ -294,3 +294,35 @@ def test_play_offers_every_variant_and_no_cube_where_it_has_none(tmp_path: Path)
     assert (options.variant, options.cube) == ("long-nardy", False)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--variant", "chess"])
+
+
+def test_a_tavli_match_through_the_prompts(tmp_path: Path) -> None:
+    """``gammon play --variant tavli``: no cube, the winner starts the next game, and the
+    games go portes, plakoto, fevga, each announced with its variant."""
+    from gammon.match import read_log
+    from gammon.tui.play import run
+
+    record = tmp_path / "t.jsonl"
+    argv = ["play", "--variant", "tavli", "--match", "3", "--no-color", "--server-seed", SEED]
+    args = build_parser().parse_args([*argv, "--save", str(record)])
+    assert run(args, read=scripted(["quit", "y"])) == 0
+    options = read_log(record.read_text()).options
+    assert (options.variant, options.cube, options.first_move) == ("tavli", False, "winner")
+
+    holder: list[TerminalGame] = []
+
+    def read(prompt: str) -> str:
+        g = holder[0].match.state.game
+        if prompt.startswith("Play "):
+            return ""
+        if g.phase == "moving":
+            assert g.dice is not None
+            return str(g.position.legal_moves(g.dice)[0])
+        return "accept" if g.phase == "resigning" else ""
+
+    game, out = _game(TableOptions(variant="tavli", match_length=3, cube=False), read)
+    holder.append(game)
+    game.run()
+    state = game.match.state
+    assert state.over and len(state.games) >= 2
+    assert "Game 2 starts: plakoto" in out.getvalue()
