@@ -63,30 +63,38 @@ def main() -> None:
     args = parser.parse_args()
     sample = positions(args.games, args.positions, args.seed)
     gen = track._Generator(sample[0].variant)
-    before: list[float] = []
-    after: list[float] = []
+    times: dict[str, list[float]] = {"before": [], "after": []}
+    cpu: dict[str, list[float]] = {"before": [], "after": []}
     sizes: list[int] = []
     for position in sample:
         st = track._state(position)
-        t0 = time.perf_counter()
-        old = reference_plays(gen, st)
-        t1 = time.perf_counter()
-        new = gen.all_plays(st, 2, 1)
-        t2 = time.perf_counter()
-        if old != new:
+        got = {}
+        for name, run in (("before", reference_plays), ("after", _generator)):
+            track._all_plays.cache_clear()
+            w, c = time.perf_counter(), time.process_time()
+            got[name] = run(gen, st)
+            cpu[name].append(1000 * (time.process_time() - c))
+            times[name].append(1000 * (time.perf_counter() - w))
+        if got["before"] != got["after"] or list(got["before"]) != list(got["after"]):
             raise SystemExit(f"the generators differ on {position.position_id()}")
-        before.append(1000 * (t1 - t0))
-        after.append(1000 * (t2 - t1))
-        sizes.append(len(new))
+        sizes.append(len(got["after"]))
     print(
         f"{len(sample)} acey-deucey positions rolling 1-2, legal moves: "
         f"median {statistics.median(sizes):.0f}, max {max(sizes)}"
     )
-    for name, times in (("before (reference)", before), ("after (generator)", after)):
+    print("ms per 1-2 position (wall clock; CPU time of this process in brackets, which a")
+    print("machine shared with other work does not inflate):")
+    for name, label in (("before", "before (reference)"), ("after", "after (generator)")):
+        w, c = times[name], cpu[name]
         print(
-            f"{name:>20}: ms per 1-2 position: mean {statistics.fmean(times):.1f}, "
-            f"median {statistics.median(times):.1f}, max {max(times):.1f}"
+            f"{label:>20}: mean {statistics.fmean(w):.1f} [{statistics.fmean(c):.1f}], "
+            f"median {statistics.median(w):.1f} [{statistics.median(c):.1f}], "
+            f"max {max(w):.1f} [{max(c):.1f}]"
         )
+
+
+def _generator(gen: track._Generator, st: State) -> dict[int, Raw]:
+    return gen.all_plays(st, 2, 1)
 
 
 if __name__ == "__main__":

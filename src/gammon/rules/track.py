@@ -288,7 +288,7 @@ class _Generator:
             depth = self._double_depths(mids, n)
             for j in sorted(set(depth)):
                 group = [mid for mid, d in zip(mids, depth, strict=True) if d == j]
-                for key, (raw, rank) in self._double_layer(group, n, j).items():
+                for key, (_, raw, rank) in self._double_layer(group, n, j).items():
                     old = best.get(key)
                     if old is None:
                         best[key] = (len(raw), rank, n, raw)
@@ -317,23 +317,24 @@ class _Generator:
         out: list[tuple[int, int, int, int]] = []
         if bound == 25 and (m[25] or mw):
             t = 25 - die
-            n = o[their[t]]
-            if n < 2:
+            c = o[their[t]]
+            if c < 2:
                 gone = _BYTE[25] if m[25] else _BYTE[52]
-                out.append((25, t, n, key - gone + _BYTE[t] + (_HIT[their[t]] if n else 0)))
+                out.append((25, t, c, key - gone + _BYTE[t] + (_HIT[their[t]] if c else 0)))
             if m[25]:
                 return out
-        for s in range(min(bound, 24), 0, -1):
-            if not m[s]:
-                continue
-            t = s - die
-            if t > 0:
+        top = bound if bound < 24 else 24
+        for s in range(top, die, -1):  # steps to a point (they come from above the die)
+            if m[s]:
+                t = s - die
                 q = their[t]
-                n = o[q]
-                if n < 2:
-                    out.append((s, t, n, key - _BYTE[s] + _BYTE[t] + (_HIT[q] if n else 0)))
-            elif not mw and not any(m[7:26]) and (t == 0 or not any(m[s + 1 : 7])):
-                out.append((s, 0, 0, key - _BYTE[s] + 1))
+                c = o[q]
+                if c < 2:
+                    out.append((s, t, c, key - _BYTE[s] + _BYTE[t] + (_HIT[q] if c else 0)))
+        if not mw and not any(m[7:26]):  # every checker home: bear off, from the die's point down
+            for s in range(min(top, die), 0, -1):
+                if m[s] and (s == die or not any(m[s + 1 : 7])):
+                    out.append((s, 0, 0, key - _BYTE[s] + 1))
         return out
 
     def _double_depths(self, mids: list[_Mid], n: int) -> list[int]:
@@ -356,13 +357,15 @@ class _Generator:
 
     def _double_layer(
         self, mids: list[_Mid], n: int, depth: int
-    ) -> dict[int, tuple[tuple[int, ...], int]]:
+    ) -> dict[int, tuple[_State | None, tuple[int, ...], int]]:
         """The boards ``depth`` steps of ``n`` away from ``mids`` (all of which can play
         exactly that many), each with its first path (``mids`` order, then the order of
-        :meth:`steps`) and the rank of the 1-2 play it starts from."""
+        :meth:`steps`) and the rank of the 1-2 play it starts from (the board itself is
+        left out, None, after the last step)."""
         layer: dict[int, tuple[_State | None, tuple[int, ...], int]] = {
             key: (st, raw, rank) for key, st, raw, rank in mids
         }
+        play = self.play
         for i in range(depth):
             last = i == depth - 1
             nxt: dict[int, tuple[_State | None, tuple[int, ...], int]] = {}
@@ -371,10 +374,13 @@ class _Generator:
                 bound = raw[-4] if i else 25  # the previous step's point
                 for s, t, kind, k2 in self.double_steps(key, st, n, bound):
                     if k2 not in nxt:
-                        board = None if last else self.play(st, s, t, kind)
-                        nxt[k2] = (board, (*raw, s, t, n, kind), rank)
+                        nxt[k2] = (
+                            None if last else play(st, s, t, kind),
+                            (*raw, s, t, n, kind),
+                            rank,
+                        )
             layer = nxt
-        return {key: (raw, rank) for key, (_, raw, rank) in layer.items()}
+        return layer
 
 
 @lru_cache(maxsize=64)
