@@ -262,8 +262,8 @@ def test_the_record_goes_to_the_data_directory(
     assert not list(tmp_path.glob("gammon-*.jsonl"))  # nothing in the current directory
 
 
-@pytest.mark.parametrize("variant", ["fevga", "plakoto", "tavla"])
-def test_a_whole_game_of_a_variant_through_the_prompts(variant: str) -> None:
+def _play_first_moves(options: TableOptions) -> tuple[TerminalGame, io.StringIO]:
+    """A whole match through the prompts, always typing the first legal move."""
     holder: list[TerminalGame] = []
 
     def read(prompt: str) -> str:
@@ -275,9 +275,15 @@ def test_a_whole_game_of_a_variant_through_the_prompts(variant: str) -> None:
             return str(g.position.legal_moves(g.dice)[0])
         return "accept" if g.phase == "resigning" else ""
 
-    game, out = _game(TableOptions(variant=variant, match_length=1, cube=False), read)
+    game, out = _game(options, read)
     holder.append(game)
     game.run()
+    return game, out
+
+
+@pytest.mark.parametrize("variant", ["fevga", "plakoto", "tavla"])
+def test_a_whole_game_of_a_variant_through_the_prompts(variant: str) -> None:
+    game, out = _play_first_moves(TableOptions(variant=variant, match_length=1, cube=False))
     assert game.match.state.over
     assert "wins the match" in out.getvalue()
 
@@ -309,20 +315,7 @@ def test_a_tavli_match_through_the_prompts(tmp_path: Path) -> None:
     options = read_log(record.read_text()).options
     assert (options.variant, options.cube, options.first_move) == ("tavli", False, "winner")
 
-    holder: list[TerminalGame] = []
-
-    def read(prompt: str) -> str:
-        g = holder[0].match.state.game
-        if prompt.startswith("Play "):
-            return ""
-        if g.phase == "moving":
-            assert g.dice is not None
-            return str(g.position.legal_moves(g.dice)[0])
-        return "accept" if g.phase == "resigning" else ""
-
-    game, out = _game(TableOptions(variant="tavli", match_length=3, cube=False), read)
-    holder.append(game)
-    game.run()
+    game, out = _play_first_moves(TableOptions(variant="tavli", match_length=3, cube=False))
     state = game.match.state
     assert state.over and len(state.games) >= 2
     assert "Game 2 starts: plakoto" in out.getvalue()
