@@ -17,6 +17,14 @@ The point mapping between the two sides' numberings is written once, here
 
 >>> get_variant("hypergammon").checkers
 3
+
+A table may also play a *rotation*: several variants in turn, one per game.  Greek
+tavli is portes, plakoto and fevga, game after game:
+
+>>> [game_variant("tavli", n).name for n in range(1, 5)]
+['portes', 'plakoto', 'fevga', 'portes']
+>>> game_variant("plakoto", 7).name
+'plakoto'
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from typing import Final, Literal
 from gammon.errors import InvalidNotationError
 
 __all__ = [
+    "ROTATIONS",
     "VARIANTS",
     "Family",
     "HitterRule",
@@ -34,7 +43,9 @@ __all__ = [
     "Movement",
     "Opening",
     "Variant",
+    "game_variant",
     "get_variant",
+    "rotation",
 ]
 
 #: ``none``: standard hitting.  ``caucasian``: a checker that hits on the mover's
@@ -108,6 +119,10 @@ class Variant:
     prime_needs_last_points: bool = False
     #: Fevga: a side may not hold all six points of its starting quarter (19-24) at once.
     start_quarter_rule: bool = False
+    #: Fevga: when every opposing checker left on the board sits on the point right
+    #: behind six points in a row held by the mover, the mover must open one of them
+    #: (when some play that the dice rules allow does).
+    must_open_prime: bool = False
     #: Plakoto: a player whose last checker on the 24-point is pinned there loses 2
     #: (unless the pinner still has checkers on its own 24-point).
     mother_rule: bool = False
@@ -257,8 +272,8 @@ VARIANTS: Final[dict[str, Variant]] = {
             cube=False,
             opening="reroll",
             first_checker_until=11,
-            prime_rule=True,
             start_quarter_rule=True,
+            must_open_prime=True,
         ),
         Variant(
             "long-nardy",
@@ -317,3 +332,27 @@ def get_variant(variant: str | Variant) -> Variant:
     except (KeyError, TypeError):
         known = ", ".join(sorted(VARIANTS))
         raise InvalidNotationError(f"unknown variant {variant!r}; known: {known}") from None
+
+
+#: Tables that play several variants in turn, one per game (a match "variant" of the
+#: match engine, not a :class:`Variant`): Greek tavli is portes, plakoto and fevga, game
+#: after game (docs/rules.md, "Tavli").
+ROTATIONS: Final[dict[str, tuple[str, ...]]] = {"tavli": ("portes", "plakoto", "fevga")}
+
+
+def rotation(name: str) -> tuple[Variant, ...]:
+    """The variants a table called ``name`` plays in turn: one for a plain variant.
+
+    >>> [v.name for v in rotation("tavli")], rotation("standard")
+    (['portes', 'plakoto', 'fevga'], (get_variant('standard'),))
+    """
+    names = ROTATIONS.get(name)
+    if names is None:
+        return (get_variant(name),)
+    return tuple(VARIANTS[n] for n in names)
+
+
+def game_variant(name: str, number: int) -> Variant:
+    """The variant of game ``number`` (1, 2, ...) at a table playing ``name``."""
+    variants = rotation(name)
+    return variants[(number - 1) % len(variants)]

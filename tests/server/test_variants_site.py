@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from gammon import Position
+from gammon.match import Match
 from gammon.server.bots import bots_available
 from gammon.server.forms import table_request
 from gammon.server.protocol import ServerError
@@ -115,8 +116,8 @@ def _act(ws: WS, state: dict[str, Any]) -> dict[str, Any]:
     return {"type": "roll"}
 
 
-def play_to_the_end(me: Player, variant: str) -> tuple[dict[str, Any], WS]:
-    table = me.create(variant=variant, match_length=1, opponent="bot", bot_level="beginner")
+def play_to_the_end(me: Player, variant: str, length: int = 1) -> tuple[dict[str, Any], WS]:
+    table = me.create(variant=variant, match_length=length, opponent="bot", bot_level="beginner")
     ws = me.connect(table["id"], seed="mine")
     for _ in range(1500):
         state = wait_state(
@@ -229,3 +230,52 @@ def test_acey_deucey_by_steps_alone_and_the_roll_again(
             pytest.fail("no 1-2 in four acey-deucey games")
     finally:
         views.moves_payload.cache_clear()
+
+
+@pytest.mark.skipif(not bots_available(), reason="gammon.bots.seat is not installed")
+def test_a_whole_tavli_match_against_the_bot(players: Make) -> None:
+    """Tavli to 3 points: the state switches variant with each game (portes, plakoto,
+    fevga), the move list's events and the match page name each game's variant, and the
+    action log replays the whole match."""
+    rotation = ["portes", "plakoto", "fevga"]
+    me = players()
+    state, ws = play_to_the_end(me, "tavli", length=3)
+    table_id = state["table"]["id"]
+    assert state["table"]["options"]["variant"] == "tavli"
+    assert state["table"]["options"]["first_move"] == "winner"
+    assert state["match"]["rotation"] == rotation
+    states = [m.get("state") or m for m in ws.seen if m.get("type") in ("state", "event")]
+    shown = {
+        (s["match"]["game"]["number"], s["table"]["variant"]["name"])
+        for s in states
+        if s.get("match")
+    }
+    assert {n for n, _ in shown} >= {1, 2}, "the match ended in one game"
+    for number, name in shown:
+        assert name == rotation[(number - 1) % 3], (number, name)
+    games = state["match"]["games"]
+    assert max(state["match"]["score"]) == 3 and len(games) >= 2
+    assert [g["variant"] for g in games] == [rotation[i % 3] for i in range(len(games))]
+    assert all(g["points"] in (1, 2) for g in games)
+    events = [e for m in ws.seen if m.get("type") == "event" for e in m["data"].get("events", [])]
+    started = [e for e in events if e["kind"] == "game_started"]
+    assert [e["data"]["variant"] for e in started] == [
+        rotation[i % 3] for i in range(1, len(games))
+    ]
+    # the winner of each game starts the next one, with an ordinary roll
+    for game, e in zip(games, started, strict=False):
+        assert e["player"] == game["winner"] and e["data"]["phase"] == "turn"
+    page = me.http.get(f"/matches/{table_id}").text
+    for game in games:
+        assert f'data-variant="{game["variant"]}"' in page
+    assert f"/matches/{table_id}/mat" not in page
+    # no analyser judges a rotation: the analysis board only replays it, game by game
+    assert "Replay the match" in page and "Analyse the match" not in page
+    steps = me.http.get(f"/api/tables/{table_id}/replay")
+    assert steps.status_code == 200, steps.text
+    refused = me.http.get(f"/matches/{table_id}/mat")
+    assert refused.status_code >= 400 and "tavli" in refused.text
+    log = me.http.get(f"/matches/{table_id}/log").text
+    replayed = Match.from_log(log).state
+    assert list(replayed.score) == state["match"]["score"] and replayed.over
+    assert [o.winner for o in replayed.games] == [g["winner"] for g in games]

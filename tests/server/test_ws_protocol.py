@@ -202,6 +202,7 @@ def test_double_take_and_drop(players: Make) -> None:
     state = wait_state(dropper, lambda s: s["match"]["games"])
     assert state["match"]["games"][0] == {
         "number": 1,
+        "variant": "standard",
         "winner": 1 - doubler,
         "points": 2,
         "result": 1,

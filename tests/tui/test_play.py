@@ -262,8 +262,8 @@ def test_the_record_goes_to_the_data_directory(
     assert not list(tmp_path.glob("gammon-*.jsonl"))  # nothing in the current directory
 
 
-@pytest.mark.parametrize("variant", ["fevga", "plakoto", "tavla"])
-def test_a_whole_game_of_a_variant_through_the_prompts(variant: str) -> None:
+def _play_first_moves(options: TableOptions) -> tuple[TerminalGame, io.StringIO]:
+    """A whole match through the prompts, always typing the first legal move."""
     holder: list[TerminalGame] = []
 
     def read(prompt: str) -> str:
@@ -275,9 +275,15 @@ def test_a_whole_game_of_a_variant_through_the_prompts(variant: str) -> None:
             return str(g.position.legal_moves(g.dice)[0])
         return "accept" if g.phase == "resigning" else ""
 
-    game, out = _game(TableOptions(variant=variant, match_length=1, cube=False), read)
+    game, out = _game(options, read)
     holder.append(game)
     game.run()
+    return game, out
+
+
+@pytest.mark.parametrize("variant", ["fevga", "plakoto", "tavla"])
+def test_a_whole_game_of_a_variant_through_the_prompts(variant: str) -> None:
+    game, out = _play_first_moves(TableOptions(variant=variant, match_length=1, cube=False))
     assert game.match.state.over
     assert "wins the match" in out.getvalue()
 
@@ -294,3 +300,22 @@ def test_play_offers_every_variant_and_no_cube_where_it_has_none(tmp_path: Path)
     assert (options.variant, options.cube) == ("long-nardy", False)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--variant", "chess"])
+
+
+def test_a_tavli_match_through_the_prompts(tmp_path: Path) -> None:
+    """``gammon play --variant tavli``: no cube, the winner starts the next game, and the
+    games go portes, plakoto, fevga, each announced with its variant."""
+    from gammon.match import read_log
+    from gammon.tui.play import run
+
+    record = tmp_path / "t.jsonl"
+    argv = ["play", "--variant", "tavli", "--match", "3", "--no-color", "--server-seed", SEED]
+    args = build_parser().parse_args([*argv, "--save", str(record)])
+    assert run(args, read=scripted(["quit", "y"])) == 0
+    options = read_log(record.read_text()).options
+    assert (options.variant, options.cube, options.first_move) == ("tavli", False, "winner")
+
+    game, out = _play_first_moves(TableOptions(variant="tavli", match_length=3, cube=False))
+    state = game.match.state
+    assert state.over and len(state.games) >= 2
+    assert "Game 2 starts: plakoto" in out.getvalue()

@@ -160,9 +160,8 @@ def _start_crawford(
 
 
 def _opening_game(options: TableOptions, number: int, *, crawford: bool) -> GameState:
-    return GameState(
-        number, "opening", Position.initial(options.variant), None, CubeState(), crawford=crawford
-    )
+    start = Position.initial(options.game_variant(number))
+    return GameState(number, "opening", start, None, CubeState(), crawford=crawford)
 
 
 # --------------------------------------------------------------------------- who acts
@@ -349,11 +348,13 @@ def _next_game(state: MatchState, last: GameOutcome, events: list[Event]) -> Mat
     if opts.first_move == "rolloff" or last.winner is None or last.starter is None:
         game = _opening_game(opts, number, crawford=crawford)
     else:
-        starter = 1 - last.winner if opts.first_move == "loser" else 1 - last.starter
+        # the previous game's loser or winner; else (alternate) the other of its starter
+        ends = {"loser": 1 - last.winner, "winner": last.winner}
+        starter = ends.get(opts.first_move or "", 1 - last.starter)
         game = GameState(
             number,
             "turn",
-            Position.initial(opts.variant),
+            Position.initial(opts.game_variant(number)),
             starter,
             CubeState(),
             crawford=crawford,
@@ -363,7 +364,12 @@ def _next_game(state: MatchState, last: GameOutcome, events: list[Event]) -> Mat
         event(
             "game_started",
             game.starter,
-            {"game": number, "crawford": crawford, "phase": game.phase},
+            {
+                "game": number,
+                "crawford": crawford,
+                "phase": game.phase,
+                "variant": game.position.variant.name,
+            },
         )
     )
     return replace(state, game=game, crawford_reached=reached)

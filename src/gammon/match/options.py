@@ -8,6 +8,15 @@ Traceback (most recent call last):
 gammon.errors.InvalidOptionsError: beaver is a money-play option; it is refused in a 7-point match
 >>> TableOptions(stake=10, cube_limit=8, end_setting="mars").required_balance()
 160
+
+Greek tavli is a rotation: portes, plakoto and fevga in turn, the winner of a game
+starting the next one unless the table says otherwise:
+
+>>> tavli = TableOptions(variant="tavli", match_length=5, cube=False)
+>>> tavli.game_variant(2).name, tavli.first_move, tavli.end_coefficient
+('plakoto', 'winner', 2)
+>>> TableOptions(variant="tavli", match_length=5, cube=False, first_move="rolloff").first_move
+'rolloff'
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Final, Literal, get_args
 
 from gammon.errors import InvalidOptionsError
-from gammon.variants import VARIANTS, get_variant
+from gammon.variants import ROTATIONS, VARIANTS, Variant, game_variant, rotation
 
 __all__ = [
     "CUBE_LIMITS",
@@ -32,8 +41,9 @@ __all__ = [
 #: Oin / Mars / Cox (seed 004): the largest result a game can score under each setting.
 EndSetting = Literal["oin", "mars", "cox"]
 #: Who starts games 2, 3, ... of a series: a one-die roll-off each time (standard), the
-#: loser of the previous game, or the players in turn (seed 004, rules.md D13).
-FirstMove = Literal["rolloff", "loser", "alternate"]
+#: loser of the previous game, the players in turn (seed 004, rules.md D13), or the
+#: winner of the previous game (Greek tavli's custom).
+FirstMove = Literal["rolloff", "loser", "alternate", "winner"]
 
 END_COEFFICIENTS: Final[dict[str, int]] = {"oin": 1, "mars": 2, "cox": 3}
 #: The cube limits a table may choose ("Cube Davé").
@@ -77,6 +87,8 @@ class ClockSettings:
 class TableOptions:
     """Every option of a table.  Invalid combinations raise :class:`InvalidOptionsError`."""
 
+    #: A variant (:data:`gammon.variants.VARIANTS`) or a rotation of them, one per game
+    #: (:data:`gammon.variants.ROTATIONS`: ``tavli``).
     variant: str = "standard"
     #: Points to win the match; 0 is a money session (games until the players leave).
     match_length: int = 0
@@ -99,7 +111,9 @@ class TableOptions:
     end_setting: EndSetting = "cox"
     #: The player who started second gets a last roll that can draw the game.
     draw_last_roll: bool = False
-    first_move: FirstMove = "rolloff"
+    #: None (the default) is the variant's custom: ``winner`` for tavli, else ``rolloff``;
+    #: the options always hold the resolved value.
+    first_move: FirstMove | None = None
     clock: ClockSettings | None = None
     #: A rated match (docs/ratings.md): a match of at least 1 point between two
     #: signed-in accounts; money sessions are never rated.
@@ -111,9 +125,12 @@ class TableOptions:
                 raise InvalidOptionsError(message)
 
         need(
-            self.variant in VARIANTS,
-            f"unknown variant {self.variant!r}; known: {', '.join(sorted(VARIANTS))}",
+            self.variant in VARIANTS or self.variant in ROTATIONS,
+            f"unknown variant {self.variant!r}; known: {', '.join(sorted([*VARIANTS, *ROTATIONS]))}",
         )
+        if self.first_move is None:
+            custom = "winner" if self.variant in ROTATIONS else "rolloff"
+            object.__setattr__(self, "first_move", custom)
         for name in ("match_length", "stake", "automatic_doubles"):
             value = getattr(self, name)
             need(
@@ -132,7 +149,7 @@ class TableOptions:
         )
         need(
             self.first_move in get_args(FirstMove),
-            f"first_move must be rolloff, loser or alternate, got {self.first_move!r}",
+            f"first_move must be rolloff, loser, alternate or winner, got {self.first_move!r}",
         )
         need(
             self.cube_limit is None
@@ -143,7 +160,7 @@ class TableOptions:
             self.clock is None or isinstance(self.clock, ClockSettings),
             "clock must be ClockSettings or none",
         )
-        if self.cube and not get_variant(self.variant).cube:
+        if self.cube and not all(v.cube for v in rotation(self.variant)):
             raise InvalidOptionsError(f"the {self.variant} variant is played without a cube")
         if not self.cube:
             need(self.cube_limit is None, "cube_limit needs the cube")
@@ -188,7 +205,12 @@ class TableOptions:
     @property
     def end_coefficient(self) -> int:
         """The largest result factor under the end setting (Oin 1, Mars 2, Cox 3) and variant."""
-        return min(END_COEFFICIENTS[self.end_setting], get_variant(self.variant).max_result)
+        most = max(v.max_result for v in rotation(self.variant))
+        return min(END_COEFFICIENTS[self.end_setting], most)
+
+    def game_variant(self, number: int) -> Variant:
+        """The variant of game ``number`` (1, 2, ...): the table's, or its rotation's turn."""
+        return game_variant(self.variant, number)
 
     @property
     def cube_max(self) -> int:
@@ -202,14 +224,25 @@ class TableOptions:
 
         ``.mat`` and SGF know only the backgammon board: tavla and portes fit (they are
         written as backgammon games), plakoto's pins, the same-direction games and
-        acey-deucey's entry from off the board do not.
+        acey-deucey's entry from off the board do not, nor a rotation such as tavli
+        (one variant for the whole file).
 
         >>> TableOptions(variant="fevga", cube=False).require_backgammon_geometry(".mat")
         Traceback (most recent call last):
         ...
         gammon.errors.InvalidOptionsError: a .mat file cannot describe fevga: gnubg's formats know only the backgammon board (same-direction, pinning or off-board entry games are not representable)
+        >>> TableOptions(variant="tavli", cube=False).require_backgammon_geometry("SGF")
+        Traceback (most recent call last):
+        ...
+        gammon.errors.InvalidOptionsError: a SGF file cannot describe tavli: it changes variant from game to game (portes, plakoto, fevga), and the file has one variant
         """
-        if not get_variant(self.variant).standard_geometry:
+        if self.variant in ROTATIONS:
+            names = ", ".join(v.name for v in rotation(self.variant))
+            raise InvalidOptionsError(
+                f"a {file_format} file cannot describe {self.variant}: it changes variant "
+                f"from game to game ({names}), and the file has one variant"
+            )
+        if not VARIANTS[self.variant].standard_geometry:
             raise InvalidOptionsError(
                 f"a {file_format} file cannot describe {self.variant}: gnubg's formats know "
                 "only the backgammon board (same-direction, pinning or off-board entry "

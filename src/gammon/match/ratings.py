@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from gammon.variants import VARIANTS
+from gammon.variants import ROTATIONS, VARIANTS
 
 __all__ = [
     "BACKGAMMON_POOL",
@@ -46,18 +46,23 @@ _BACKGAMMON_RULES: Final = frozenset({"standard", "nackgammon"})
 
 def rating_pool(variant: str) -> str:
     """The rating pool of a variant: ``backgammon`` for the games with backgammon's own
-    rules (standard and nackgammon), else the variant's own name (docs/ratings.md, "Pools").
+    rules (standard and nackgammon), else the variant's own name, a rotation such as tavli
+    included (docs/ratings.md, "Pools").
 
     >>> rating_pool("standard"), rating_pool("nackgammon"), rating_pool("tavla")
     ('backgammon', 'backgammon', 'tavla')
+    >>> rating_pool("tavli")
+    'tavli'
     """
-    if variant not in VARIANTS:
+    if variant not in VARIANTS and variant not in ROTATIONS:
         raise ValueError(f"unknown variant {variant!r}")
     return BACKGAMMON_POOL if variant in _BACKGAMMON_RULES else variant
 
 
 #: Every rating pool, backgammon first.
-POOLS: Final = tuple(dict.fromkeys(rating_pool(v) for v in ("standard", *sorted(VARIANTS))))
+POOLS: Final = tuple(
+    dict.fromkeys(rating_pool(v) for v in ("standard", *sorted(VARIANTS), *sorted(ROTATIONS)))
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ the variant (:class:`gammon.variants.Variant`):
 * ``movement``: ``opposite`` or ``same``, through :attr:`Variant.point_map`.
 * ``landing``: ``hit`` (blots go to the bar), ``pin`` (plakoto) or ``block``.
 * restrictions: ``head_rule`` (long nardy), ``first_checker_until`` (fevga, jacquet),
-  ``prime_rule`` (the same-direction games), ``start_quarter_rule`` (fevga),
+  ``prime_rule`` (long nardy, jacquet), ``start_quarter_rule`` and ``must_open_prime``
+  (fevga),
   ``enter_from_off`` and ``bonus_roll`` (acey-deucey); ``mother_rule`` (plakoto) is
   read by :func:`gammon.rules.base.game_result`.
 
@@ -15,7 +16,8 @@ The generator tries every order of the dice, checks each step on the board reach
 far, records every prefix as a candidate, drops the candidates whose final board
 breaks the prime or starting-quarter rule, then keeps those that use the most dice
 (and the larger die when only one of two can be played): the maximal-usage rule of
-rules.md R10 applied after each variant's restrictions.
+rules.md R10 applied after each variant's restrictions.  Fevga's obligation to open a
+prime that traps every opposing checker then chooses among those plays.
 
 >>> from gammon import Position
 >>> start = Position.initial("long-nardy")
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
+from typing import Final
 
 from gammon.dice import Dice
 from gammon.errors import InvalidPositionError
@@ -54,6 +57,8 @@ __all__ = ["TrackRules"]
 _State = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
 # a candidate: (dice used, first die, raw steps as flat (from, to, die, hit) quadruples)
 _Candidate = tuple[int, int, tuple[int, ...]]
+# a board after the 1 and the 2 of acey-deucey's 1-2: (key, board, raw steps, rank)
+_Mid = tuple[int, _State, tuple[int, ...], int]
 # a click-to-move node: (board, dice left, head checkers left, 1-2 double still to choose)
 _Node = tuple[_State, tuple[int, ...], int, bool]
 
@@ -73,6 +78,13 @@ def _unpack(key: int) -> _State:
     mp = int.from_bytes(data[54:58], "little")
     op = int.from_bytes(data[58:62], "little")
     return m, o, mp, op, mw, ow
+
+
+#: The weight of byte ``i`` of a key (:func:`_pack`): 0..25 the mover's counts, 26..51
+#: the opponent's, 52 the mover's checkers still to enter.
+_BYTE: Final = tuple(1 << (8 * i) for i in range(63))
+#: A hit on the opponent's point ``q``: one checker from there to its bar (byte 51).
+_HIT: Final = tuple(_BYTE[51] - _BYTE[26 + q] if 1 <= q <= 24 else 0 for q in range(26))
 
 
 def _state(pos: PositionLike) -> _State:
@@ -177,6 +189,18 @@ class _Generator:
                 return False
         return True
 
+    def trapping_prime(self, st: _State) -> tuple[int, ...]:
+        """Fevga: the mover's six points in a row right in front of every opposing checker
+        left on the board (all on one point), in the mover's numbering; else ``()``.
+        """
+        m, o = st[0], st[1]
+        on_board = [q for q in range(1, 26) if o[q]]
+        if len(on_board) != 1 or on_board[0] < 7 or on_board[0] == 25:
+            return ()
+        q0 = on_board[0]
+        span = tuple(self.their[q] for q in range(q0 - 6, q0))
+        return span if all(m[p] for p in span) else ()
+
     def head_allowance(self, st: _State, dice: Sequence[int]) -> int:
         if not self.v.head_rule:
             return 4
@@ -229,6 +253,10 @@ class _Generator:
             high = max(d1, d2)
             if any(c[1] == high for c in best.values()):
                 best = {k: c for k, c in best.items() if c[1] == high}
+        prime = self.trapping_prime(st) if self.v.must_open_prime else ()
+        if prime:
+            opened = {k: c for k, c in best.items() if not all(finals[k][0][p] for p in prime)}
+            best = opened or best
         return {k: c[2] for k, c in sorted(best.items(), key=lambda kc: kc[1][2])}
 
     def all_plays(self, st: _State, d1: int, d2: int) -> dict[int, tuple[int, ...]]:
@@ -238,18 +266,121 @@ class _Generator:
             return first
         if any(len(raw) < 8 for raw in first.values()):
             return first  # the 1-2 itself could not be played in full: the rest is lost
-        out: dict[int, tuple[int, ...]] = {}
-        for key, raw in first.items():
-            mid = _unpack(key)
-            for n in range(1, 7):
-                more = self.plays(mid, n, n)
-                if not more:
-                    out.setdefault(key, raw)
-                for k2, raw2 in more.items():
-                    old = out.get(k2)
-                    if old is None or len(raw) + len(raw2) > len(old):
-                        out[k2] = raw + raw2
+        return self.bonus_plays(first)
+
+    def bonus_plays(self, first: dict[int, tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
+        """The 1-2 plays ``first`` (in order), each followed by the double of each number.
+
+        A play's double is played as far as it can be from the board the 1-2 left
+        (:meth:`plays` with that double, every step of it).  Rather than search once per
+        1-2 play and double, each double is searched breadth-first from all the 1-2
+        boards at once, so a board that several of them reach is expanded once; the
+        last layer needs board keys only (:meth:`double_steps`).  A final board keeps the
+        longest play that reaches it and, among those, the first in the order of
+        ``first`` then of the doubles (1 to 6), with that 1-2 play's first path.  The
+        boards come in the order of the search per 1-2 play and double: by the first of
+        them that reaches the board, then by the steps of the double.
+        """
+        mids = [(key, _unpack(key), raw, rank) for rank, (key, raw) in enumerate(first.items())]
+        best: dict[int, tuple[int, int, int, tuple[int, ...]]] = {}
+        seen: dict[int, tuple[int, int, tuple[int, ...]]] = {}  # the first reach of a board
+        for n in range(1, 7):
+            depth = self._double_depths(mids, n)
+            for j in sorted(set(depth)):
+                group = [mid for mid, d in zip(mids, depth, strict=True) if d == j]
+                for key, (_, raw, rank) in self._double_layer(group, n, j).items():
+                    old = best.get(key)
+                    if old is None:
+                        best[key] = (len(raw), rank, n, raw)
+                        seen[key] = (rank, n, raw[8:])
+                        continue
+                    if (-len(raw), rank, n) < (-old[0], old[1], old[2]):
+                        best[key] = (len(raw), rank, n, raw)
+                    if (rank, n) < seen[key][:2]:
+                        seen[key] = (rank, n, raw[8:])
+        return {key: best[key][3] for key in sorted(best, key=seen.__getitem__)}
+
+    def double_steps(
+        self, key: int, st: _State, die: int, bound: int
+    ) -> list[tuple[int, int, int, int]]:
+        """Acey-deucey's steps of ``die`` from points at or below ``bound``, as
+        ``(from, to, kind, key after)``: :meth:`steps` on a board of hits with no pins,
+        head or runner rule, computing the key after without building the board.
+
+        Every play of a double reaches its board also with its steps taken from the
+        highest point down, and the first play in :meth:`steps` order is such a one;
+        so a search that starts each step at or below the previous one misses no board
+        and keeps the same first play.
+        """
+        m, o, _, _, mw, _ = st
+        their = self.their
+        out: list[tuple[int, int, int, int]] = []
+        if bound == 25 and (m[25] or mw):
+            t = 25 - die
+            c = o[their[t]]
+            if c < 2:
+                gone = _BYTE[25] if m[25] else _BYTE[52]
+                out.append((25, t, c, key - gone + _BYTE[t] + (_HIT[their[t]] if c else 0)))
+            if m[25]:
+                return out
+        top = bound if bound < 24 else 24
+        for s in range(top, die, -1):  # steps to a point (they come from above the die)
+            if m[s]:
+                t = s - die
+                q = their[t]
+                c = o[q]
+                if c < 2:
+                    out.append((s, t, c, key - _BYTE[s] + _BYTE[t] + (_HIT[q] if c else 0)))
+        if not mw and not any(m[7:26]):  # every checker home: bear off, from the die's point down
+            for s in range(min(top, die), 0, -1):
+                if m[s] and (s == die or not any(m[s + 1 : 7])):
+                    out.append((s, 0, 0, key - _BYTE[s] + 1))
         return out
+
+    def _double_depths(self, mids: list[_Mid], n: int) -> list[int]:
+        """How many steps of ``n`` (0..4) each board of ``mids`` can play."""
+        memo: dict[tuple[int, int, int], int] = {}
+
+        def reach(key: int, st: _State, k: int, bound: int) -> int:
+            found = memo.get((key, k, bound))
+            if found is None:
+                found = 0
+                for s, t, kind, after in self.double_steps(key, st, n, bound):
+                    got = 1 + (reach(after, self.play(st, s, t, kind), k - 1, s) if k > 1 else 0)
+                    found = max(found, got)
+                    if found == k:
+                        break
+                memo[key, k, bound] = found
+            return found
+
+        return [reach(key, st, 4, 25) for key, st, _, _ in mids]
+
+    def _double_layer(
+        self, mids: list[_Mid], n: int, depth: int
+    ) -> dict[int, tuple[_State | None, tuple[int, ...], int]]:
+        """The boards ``depth`` steps of ``n`` away from ``mids`` (all of which can play
+        exactly that many), each with its first path (``mids`` order, then the order of
+        :meth:`steps`) and the rank of the 1-2 play it starts from (the board itself is
+        left out, None, after the last step)."""
+        layer: dict[int, tuple[_State | None, tuple[int, ...], int]] = {
+            key: (st, raw, rank) for key, st, raw, rank in mids
+        }
+        play = self.play
+        for i in range(depth):
+            last = i == depth - 1
+            nxt: dict[int, tuple[_State | None, tuple[int, ...], int]] = {}
+            for key, (st, raw, rank) in layer.items():
+                assert st is not None
+                bound = raw[-4] if i else 25  # the previous step's point
+                for s, t, kind, k2 in self.double_steps(key, st, n, bound):
+                    if k2 not in nxt:
+                        nxt[k2] = (
+                            None if last else play(st, s, t, kind),
+                            (*raw, s, t, n, kind),
+                            rank,
+                        )
+            layer = nxt
+        return layer
 
 
 @lru_cache(maxsize=64)

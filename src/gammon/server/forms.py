@@ -14,6 +14,9 @@ cube options are left out.
 
 >>> table_request({"variant": "fevga"}, form=False).options.cube
 False
+>>> tavli = table_request({"variant": "tavli", "match_length": 5, "first_move": ""}, form=False)
+>>> tavli.options.cube, tavli.options.first_move
+(False, 'winner')
 >>> table_request({"variant": "tavla", "cube": "on", "crawford": "on"}, form=True).options.cube
 False
 >>> table_request({"variant": "plakoto", "cube": True}, form=False)
@@ -31,7 +34,7 @@ from gammon.errors import InvalidOptionsError
 from gammon.match import ClockSettings, TableOptions
 from gammon.server.hub import TableRequest
 from gammon.server.protocol import ServerError
-from gammon.variants import VARIANTS
+from gammon.variants import ROTATIONS, VARIANTS, rotation
 
 __all__ = ["BOOLEAN_OPTIONS", "STAKED_CUBE_LIMIT", "table_request"]
 
@@ -118,14 +121,16 @@ def table_request(data: Mapping[str, Any], *, form: bool) -> TableRequest:
             if not isinstance(data[name], str) or len(data[name]) > 40:
                 raise _bad(f"{name} must be text")
             values[name] = data[name]
+    if values.get("first_move") == "":
+        del values["first_move"]  # the variant's custom (the lobby's "traditional")
     limit = data.get("cube_limit")
     if limit not in (None, "", "none"):
         values["cube_limit"] = _integer(limit, "cube_limit")
     elif values.get("stake") and values.get("cube", True):
         # a staked table needs a cube limit (what one game can cost): a sensible one
         values["cube_limit"] = STAKED_CUBE_LIMIT
-    variant = VARIANTS.get(values.get("variant", "standard"))
-    if variant is not None and not variant.cube:
+    chosen = values.get("variant", "standard")
+    if (chosen in VARIANTS or chosen in ROTATIONS) and not all(v.cube for v in rotation(chosen)):
         if form:
             # the lobby's script disables the cube options for such a variant; without
             # it they may still come ticked: they do not apply

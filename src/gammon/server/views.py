@@ -14,7 +14,7 @@ from gammon.match import MatchState, TableOptions, allowed_actions, to_act
 from gammon.match.fairdice import DICE_SCHEME
 from gammon.position import Position
 from gammon.server.table import TableState, clock_deadline, dead_cube
-from gammon.variants import get_variant
+from gammon.variants import ROTATIONS, get_variant, rotation
 
 __all__ = [
     "MOVES_LIMIT",
@@ -156,9 +156,11 @@ def _match_view(state: TableState, match: MatchState) -> dict[str, Any]:
         "moves_omitted": False,
         "forced": False,
         "step_options": None,
+        "rotation": [v.name for v in rotation(opts.variant)] if opts.variant in ROTATIONS else None,
         "games": [
             {
                 "number": o.number,
+                "variant": opts.game_variant(o.number).name,
                 "winner": o.winner,
                 "points": o.points,
                 "result": o.result,
@@ -228,7 +230,12 @@ def state_view(
             "status": state.status,
             "private": state.private,
             "options": _options(state.options),
-            "variant": variant_view(state.options.variant),
+            # the current game's variant (a rotation such as tavli changes it every game)
+            "variant": variant_view(
+                match.game.position.variant.name
+                if match is not None
+                else state.options.game_variant(1).name
+            ),
             "seats": seats,
             "created_by": state.created_by,
             "result": state.result,

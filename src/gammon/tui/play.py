@@ -57,7 +57,7 @@ from gammon.match.options import ClockSettings
 from gammon.match.state import Event
 from gammon.move import Move
 from gammon.notation.drawing import draw
-from gammon.variants import VARIANTS, get_variant
+from gammon.variants import ROTATIONS, VARIANTS, rotation
 
 __all__ = ["TerminalGame", "add_arguments", "run"]
 
@@ -235,8 +235,11 @@ class TerminalGame:
                     style="bold green",
                 )
             elif e.kind == "game_started":
+                rotating = self.match.options.variant in ROTATIONS
                 self.console.print(
-                    f"Game {d['game']} starts" + (" (Crawford game)" if d["crawford"] else "")
+                    f"Game {d['game']} starts"
+                    + (f": {d['variant']}" if rotating else "")
+                    + (" (Crawford game)" if d["crawford"] else "")
                 )
 
     # ------------------------------------------------------------------ loop
@@ -433,8 +436,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--variant",
         default="standard",
-        choices=sorted(VARIANTS),
-        help="rules variant (those played without a cube have none)",
+        choices=sorted([*VARIANTS, *ROTATIONS]),
+        help="rules variant (those played without a cube have none); tavli: portes, "
+        "plakoto and fevga in turn, one per game",
     )
     p.add_argument("--stake", type=int, default=0, help="money: stake per point")
     p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
@@ -458,9 +462,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--draw-last-roll", action="store_true", help="draw with the last roll")
     p.add_argument(
         "--first-move",
-        choices=("rolloff", "loser", "alternate"),
-        default="rolloff",
-        help="who starts games 2, 3, ...",
+        choices=("rolloff", "loser", "alternate", "winner"),
+        default=None,
+        help="who starts games 2, 3, ... (default: the variant's custom, the winner in "
+        "tavli, else a roll-off)",
     )
     p.add_argument(
         "--clock",
@@ -521,7 +526,7 @@ def run(
         variant=args.variant,
         match_length=0 if args.money else args.match,
         stake=args.stake,
-        cube=not args.no_cube and get_variant(args.variant).cube,
+        cube=not args.no_cube and all(v.cube for v in rotation(args.variant)),
         cube_limit=args.cube_limit,
         crawford=not args.no_crawford,
         jacoby=args.jacoby,

@@ -23,6 +23,7 @@ PLAYER_ENGLISH: Final[dict[str, str]] = {
     "pool.long-nardy": "long nardy (Russian)",
     "pool.jacquet": "jacquet (French)",
     "pool.acey-deucey": "acey-deucey (American)",
+    "pool.tavli": "tavli (Greek: portes, plakoto, fevga)",
 }
 
 PLAYER_MESSAGES: Final[dict[str, dict[str, str]]] = {
@@ -37,6 +38,7 @@ PLAYER_MESSAGES: Final[dict[str, dict[str, str]]] = {
         "pool.long-nardy": "long nardy (russe)",
         "pool.jacquet": "jacquet (français)",
         "pool.acey-deucey": "acey-deucey (américain)",
+        "pool.tavli": "tavli (grec : portes, plakoto, fevga)",
         "Leaderboards": "Classements",
         "Matches of": "Parties de",
         "Result": "Résultat",
@@ -103,6 +105,7 @@ PLAYER_MESSAGES: Final[dict[str, dict[str, str]]] = {
         "pool.long-nardy": "long nardy (russo)",
         "pool.jacquet": "jacquet (francese)",
         "pool.acey-deucey": "acey-deucey (americano)",
+        "pool.tavli": "tavli (greco: portes, plakoto, fevga)",
         "Leaderboards": "Classifiche",
         "Matches of": "Partite di",
         "Result": "Risultato",

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 from gammon import VARIANTS, Position
-from gammon.match import Roll, action_from_dict
+from gammon.match import Roll, TableOptions, action_from_dict
 from gammon.match.record import DiceRecord, MatchRecord, write_log
 from gammon.server.actor import TableActor
 from gammon.server.analysers import analyser_for
@@ -24,6 +24,7 @@ from gammon.server.web.common import (
     format_time,
     render_page,
 )
+from gammon.variants import ROTATIONS
 
 __all__ = [
     "analysis_view",
@@ -41,6 +42,12 @@ def mat_available() -> bool:
         return importlib.util.find_spec("gammon.match.formats.matwrite") is not None
     except ImportError:
         return False
+
+
+def _one_board(options: TableOptions) -> bool:
+    """Whether every game is on the backgammon board (``.mat`` files and the analysis):
+    not the other geometries, nor a rotation (tavli changes variant every game)."""
+    return options.variant in VARIANTS and VARIANTS[options.variant].standard_geometry
 
 
 def match_record(actor: TableActor) -> MatchRecord:
@@ -87,12 +94,16 @@ async def match_page(request: Request) -> Response:
             "table": table_summary(state),
             "state": state,
             "rolls": rolls,
-            "mat": mat_available()
-            and state.match is not None
-            and VARIANTS[state.options.variant].standard_geometry,
+            "mat": mat_available() and state.match is not None and _one_board(state.options),
             # the analysis board replays every variant; it judges those with an analyser
             "analysis": state.status == "finished" and state.match is not None,
             "analysable": analyser_for(state.options.variant) is not None,
+            # a rotation (tavli): each game's variant, for the list of games
+            "game_variants": {
+                o.number: state.options.game_variant(o.number).name for o in state.match.games
+            }
+            if state.match is not None and state.options.variant in ROTATIONS
+            else None,
             "started": state.match is not None,
             "created": format_time(state.created_at),
         },

@@ -37,6 +37,7 @@ from gammon.server.web.common import (
 )
 from gammon.server.web.players import account_extras, group_ledger
 from gammon.storage import ConflictError
+from gammon.variants import ROTATIONS, rotation
 
 __all__ = [
     "FORM_DEFAULTS",
@@ -65,7 +66,7 @@ FORM_DEFAULTS: Final[dict[str, str | bool]] = {
     "match_length": "5",
     "stake": "0",
     "end_setting": "cox",
-    "first_move": "rolloff",
+    "first_move": "",
     "draw_last_roll": False,
     "cube": True,
     "cube_limit": "",
@@ -98,8 +99,10 @@ async def lobby(
         {
             "open_tables": tables["open"],
             "live_tables": tables["live"],
-            "variants": sorted(VARIANTS),
-            "cubeless": [name for name, v in VARIANTS.items() if not v.cube],
+            "variants": sorted([*VARIANTS, *ROTATIONS]),
+            "cubeless": [
+                name for name in [*VARIANTS, *ROTATIONS] if not all(v.cube for v in rotation(name))
+            ],
             "cube_limits": CUBE_LIMITS,
             "bot_levels": BOT_LEVELS,
             "bots": bots_available(),

@@ -27,6 +27,7 @@ from gammon.server.ratinggraph import rating_graph
 from gammon.server.results import BOT_RATINGS
 from gammon.server.web.common import context_of, format_time, lang_of, render_page
 from gammon.storage import HistoryRow, LedgerLine, Standings
+from gammon.variants import ROTATIONS, rotation
 
 __all__ = [
     "account_extras",
@@ -58,7 +59,7 @@ def _cursor(text: str | None) -> tuple[int, int] | None:
 
 def _row(row: HistoryRow) -> dict[str, Any]:
     """A history row with what the page needs besides the row itself."""
-    board = VARIANTS[row.variant].standard_geometry
+    board = all(v.standard_geometry for v in rotation(row.variant))
     return {"h": row, "when": format_time(row.ended_at), "files": board}
 
 
@@ -81,7 +82,7 @@ async def profile(request: Request) -> Response:
     ctx = context_of(request)
     q = request.query_params
     variant = q.get("variant") or None
-    if variant is not None and variant not in VARIANTS:
+    if variant is not None and variant not in VARIANTS and variant not in ROTATIONS:
         raise ServerError("bad_message", "unknown variant")
     outcome = q.get("result") or None
     if outcome is not None and outcome not in _OUTCOMES:

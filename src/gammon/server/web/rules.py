@@ -12,13 +12,15 @@ from gammon import VARIANTS, Position
 from gammon.server.protocol import ServerError
 from gammon.server.rulestext import BASICS, OPTION_HELP, rules_text
 from gammon.server.web.common import lang_of, render_page
+from gammon.variants import ROTATIONS, rotation
 
 __all__ = ["rules_page", "variant_rules_page"]
 
 
 def _diagram(variant: str) -> Markup:
-    """The variant's starting position as an SVG (drawn by gammon itself: safe markup)."""
-    return Markup(Position.initial(variant).svg(size=360))
+    """The variant's starting position as an SVG (drawn by gammon itself: safe markup); a
+    rotation's first game for a rotation (tavli)."""
+    return Markup(Position.initial(rotation(variant)[0]).svg(size=360))
 
 
 async def rules_page(request: Request) -> Response:
@@ -29,7 +31,7 @@ async def rules_page(request: Request) -> Response:
         {
             "basics": BASICS[lang],
             "options": OPTION_HELP[lang],
-            "variants": [(v, rules_text(lang, v)) for v in VARIANTS],
+            "variants": [(v, rules_text(lang, v)) for v in (*VARIANTS, *ROTATIONS)],
             "diagram": _diagram("standard"),
             "variant": None,
         },
@@ -38,7 +40,7 @@ async def rules_page(request: Request) -> Response:
 
 async def variant_rules_page(request: Request) -> Response:
     name = request.path_params["variant"]
-    if name not in VARIANTS:
+    if name not in VARIANTS and name not in ROTATIONS:
         raise ServerError("not_found", f"no variant {name!r}")
     lang = lang_of(request)
     return await render_page(
@@ -46,7 +48,7 @@ async def variant_rules_page(request: Request) -> Response:
         "rules.html",
         {
             "basics": BASICS[lang],
-            "options": OPTION_HELP[lang] if VARIANTS[name].cube else {},
+            "options": OPTION_HELP[lang] if all(v.cube for v in rotation(name)) else {},
             "variants": [(name, rules_text(lang, name))],
             "diagram": _diagram(name),
             "variant": name,

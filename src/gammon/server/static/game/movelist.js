@@ -152,12 +152,20 @@ export class MoveList {
     }
   }
 
-  /** @param {string[]} names */
-  render(names) {
+  /**
+   * @param {string[]} names
+   * @param {string[] | null} [rotation] a rotation table's variants in turn (tavli): each
+   *   game is headed with its own
+   */
+  render(names, rotation = null) {
     if (!this.games.length) return [h("p", { class: "muted" }, t("moves.empty"))];
     const out = [];
     for (const g of this.games) {
       const head = h("div", { class: "game-head" }, t("moves.game", { n: g.number }));
+      if (rotation && rotation.length) {
+        const variant = rotation[(g.number - 1) % rotation.length];
+        head.append(" · ", h("span", { class: "variant", dataset: { variant } }, t(`variant.${variant}`)));
+      }
       if (g.crawford) head.append(" ", h("span", { class: "badge" }, t("moves.crawford")));
       const notes = g.notes.map((/** @type {Record<string, any>} */ n) =>
         h("div", { class: "note" }, t(n.key, { ...n.params, name: names[n.seat] ?? "" })),

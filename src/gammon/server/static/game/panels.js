@@ -142,7 +142,8 @@ export function renderMoves(page) {
   const box = page.el.moves;
   page.el.movesTitle.textContent = t("moves.title");
   const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
-  replaceChildren(box, page.moves.render(page.names()));
+  const match = page.state && page.state.match;
+  replaceChildren(box, page.moves.render(page.names(), match ? match.rotation : null));
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
