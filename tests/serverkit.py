@@ -343,12 +343,14 @@ def until_phase(pair: Pair, phases: tuple[str, ...], limit: int = 200) -> dict[s
     raise AssertionError("the phase never came")
 
 
-def turn_of(pair: Pair, seat: int, limit: int = 200) -> None:
-    """Play on (first legal moves, rolls) until ``seat`` is on turn: before rolling, or, where
-    the server rolls by itself (no cube action possible, e.g. a 1-point match), with the
-    dice rolled and its move to make."""
+def turn_of(
+    pair: Pair, seat: int, limit: int = 200, *, phases: tuple[str, ...] = ("turn",)
+) -> None:
+    """Play on (first legal moves, rolls) until ``seat`` is on turn, before rolling; with
+    ``phases=("turn", "moving")`` its move to make will do too (where the server rolls by
+    itself, as in a 1-point match, a turn never waits before the roll)."""
     for _ in range(limit):
-        state = until_phase(pair, ("turn", "moving"))
+        state = until_phase(pair, phases)
         if state["table"]["status"] != "playing":
             raise AssertionError("the match ended first")
         if pair.to_act() == seat:

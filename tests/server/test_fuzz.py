@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -132,13 +133,22 @@ def test_fuzz_websocket_messages(players: Make, server: RunningServer) -> None:
     assert sent >= MESSAGES - BATCH
     # the server is alive and the table's journal replays to the state it holds
     assert ws.reply({"type": "ping"})["type"] == "pong"
-    watcher.settle(0.2)
+    # both sockets reach the table's last version (a pong can overtake the events of
+    # actions still queued at the table, so read until the two agree, within a bound)
+    actor = server.app.state.gammon.hub.actors[pair.table]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        assert actor.state is not None
+        last = actor.state.version
+        for sock in (ws, watcher):
+            sock.settle(0.1)
+        if ws.version == watcher.version == last == actor.state.version:
+            break
     assert watcher.state is not None and ws.state is not None
     assert watcher.version == ws.version or ws.state["table"]["status"] == "finished"
-    hub = server.app.state.gammon.hub
-    fresh = TableActor(hub, pair.table)
+    fresh = TableActor(server.app.state.gammon.hub, pair.table)
     assert _load_in_thread(fresh)
-    assert fresh.state == hub.actors[pair.table].state
+    assert fresh.state == actor.state
 
 
 def test_journal_replays_to_the_live_state(players: Make, server: RunningServer) -> None:

@@ -57,7 +57,7 @@ def rated_pair(a: Player, b: Player, **options: Any) -> Pair:
 def resign_by(pair: Pair, seat: int) -> None:
     """``seat`` resigns a single game as soon as it acts (first moves until then)."""
     if pair.to_act() != seat:
-        turn_of(pair, seat)
+        turn_of(pair, seat, phases=("turn", "moving"))
     assert resign(pair) == seat
 
 

@@ -206,7 +206,10 @@ class TournamentStore:
     ) -> int:
         """Register a player (or a bot: ``user_id`` None) before the start; the entrant id.
 
-        The tournament's row is locked first, so the last place goes to one entrant only.
+        The last place goes to one entrant only: on PostgreSQL the tournament's row is
+        locked first; on SQLite the insert takes the database's one write lock, and the
+        count made after it (in the same transaction) sees every entrant committed before,
+        so an entrant past the limit is rolled back.
         """
         try:
             with self.engine.begin() as conn:
@@ -217,25 +220,24 @@ class TournamentStore:
                 ).first()
                 if row is None or row.status != "registering":
                     raise RegistrationError("registration is closed", "stale")
+                entrant = conn.execute(
+                    insert(Entrant)
+                    .values(
+                        tournament_id=tournament_id,
+                        user_id=user_id,
+                        name=name,
+                        bot_level=bot_level,
+                        registered_at=now,
+                        seed=None,
+                    )
+                    .returning(Entrant.id)
+                ).scalar_one()
                 count = conn.execute(
                     select(func.count()).where(Entrant.tournament_id == tournament_id)
                 ).scalar_one()
-                if count >= row.max_players:
+                if count > row.max_players:
                     raise RegistrationError("the tournament is full", "seat_taken")
-                return int(
-                    conn.execute(
-                        insert(Entrant)
-                        .values(
-                            tournament_id=tournament_id,
-                            user_id=user_id,
-                            name=name,
-                            bot_level=bot_level,
-                            registered_at=now,
-                            seed=None,
-                        )
-                        .returning(Entrant.id)
-                    ).scalar_one()
-                )
+                return int(entrant)
         except IntegrityError:
             raise RegistrationError("you are registered already", "already_seated") from None
 
