@@ -53,6 +53,8 @@ T = TypeVar("T")
 
 #: Tries of one change when other processes keep winning the race.
 _TRIES: Final = 5
+#: Seconds between looks while a roll waits for a client seed.
+_SEED_POLL: Final = 0.05
 
 
 @dataclass(slots=True)
@@ -263,7 +265,7 @@ class TableActor:
 
     async def _handle(self, command: _Command) -> None:
         if isinstance(command, _Message):
-            await self._on_message(command.conn, command.message)
+            await self._on_message(command)
         elif isinstance(command, _Drive):
             self._drive_pending = False
             await self.retrying(self.autopilot.run)
@@ -386,8 +388,15 @@ class TableActor:
         if self.idle:
             self.host.maybe_evict(self.id)
 
-    async def _on_message(self, conn: Connection, message: ClientMessage) -> None:
+    async def _on_message(self, command: _Message) -> None:
+        conn, message = command.conn, command.message
         if conn not in self.conns:
+            return
+        state = self.state
+        if message.type == "roll" and state is not None and self.seeds.awaited(state, now_ms()):
+            # a seated player's seed is on its way (its page's hello): look again soon
+            loop = asyncio.get_running_loop()
+            loop.call_later(_SEED_POLL, self._queue.put_nowait, _Message(conn, message))
             return
         try:
             record = await self.retrying(lambda: self.messages.handle(conn, message))
