@@ -5,10 +5,19 @@ Each test here failed before the fix it covers.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from serverkit import Player, start_server, wait_state
+import httpx
+import pytest
+
+from gammon.server.exports import Exports
+from gammon.server.table import initial_state
+from journalkit import LongTable, write_long_session
+from serverkit import Player, ServeProcess, start_pair, start_server, wait_state
 from serverkit import test_settings as settings_for
 
 Make = Callable[[], Player]
@@ -67,3 +76,96 @@ def test_integers_that_are_not_ascii_digits_are_invalid_options(players: Make) -
         r = p.http.post("/tables", data={"csrf_token": p.csrf, "match_length": bad})
         assert r.status_code == 400 and 'data-code="invalid_options"' in r.text, bad
     assert p.post("/api/tables", {"match_length": " 3 "}).status_code == 201
+
+
+# ---------------------------------------------------------------- a long table
+
+
+@pytest.fixture(scope="module")
+def long_table(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[ServeProcess, LongTable]]:
+    """``gammon serve`` (its own process) resuming a money session 100 games long."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('long') / 'gammon.db'}"
+    table = write_long_session(url, 100)
+    proc = ServeProcess("--database-url", url, "--create-limit", "100000", "--rate-limit", "1000")
+    yield proc, table
+    proc.stop()
+
+
+def _pings(ws_reply: Callable[[], float], until: float) -> list[float]:
+    waits = []
+    while time.monotonic() < until:
+        waits.append(ws_reply())
+        time.sleep(0.02)
+    return sorted(waits)
+
+
+def test_looping_on_exports_does_not_slow_another_table(
+    long_table: tuple[ServeProcess, LongTable],
+) -> None:
+    """Four clients looping on a long table's ``.mat`` (seconds of CPU each, issue #20:
+    another table's ping went from 1 ms to 23 s): built off the loop, rationed (429)."""
+    proc, long = long_table
+    server = proc.server()
+    made: list[Player] = []
+
+    def make() -> Player:
+        made.append(Player(server).guest())
+        return made[-1]
+
+    ws = start_pair(make).ws(0)
+
+    def ping() -> float:
+        started = time.perf_counter()
+        assert ws.reply({"type": "ping"}, timeout=60)["type"] == "pong"
+        return time.perf_counter() - started
+
+    quiet = _pings(ping, time.monotonic() + 1)
+    statuses: list[int] = []
+    stop = time.monotonic() + 6
+
+    def loop() -> None:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            while time.monotonic() < stop:
+                statuses.append(client.get(f"/matches/{long.table_id}/mat").status_code)
+
+    loopers = [threading.Thread(target=loop) for _ in range(4)]
+    for t in loopers:
+        t.start()
+    busy = _pings(ping, stop)
+    for t in loopers:
+        t.join()
+    p99 = busy[int(0.99 * (len(busy) - 1))]
+    assert p99 < max(0.25, 10 * quiet[-1]), (quiet[-5:], busy[-5:])
+    assert 200 in statuses and 429 in statuses, statuses
+    for p in made:
+        p.close()
+
+
+def test_finished_downloads_are_built_once() -> None:
+    """A finished match's download comes from the cache; a match in play is built again."""
+    from dataclasses import replace
+
+    from gammon.match import TableOptions
+
+    built: list[str] = []
+
+    def builder(state: object, records: object) -> bytes:
+        built.append("x")
+        return b"data"
+
+    async def scenario() -> None:
+        exports = Exports()
+        try:
+            state = initial_state("t1", {"by": "a", "options": TableOptions().to_dict()}, 0)
+            for _ in range(2):
+                assert await exports.build("1.2.3.4", "log", state, [], builder) == b"data"
+            done = replace(state, status="finished")
+            for _ in range(3):
+                assert await exports.build("1.2.3.4", "log", done, [], builder) == b"data"
+        finally:
+            exports.close()
+
+    asyncio.run(scenario())
+    assert len(built) == 3

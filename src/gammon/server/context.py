@@ -20,6 +20,7 @@ from gammon.server.analysis import AnalysisRunner
 from gammon.server.auth import Auth
 from gammon.server.bots import BotRunner
 from gammon.server.bus import Bus, make_bus
+from gammon.server.exports import Exports
 from gammon.server.hub import Hub
 from gammon.server.ratelimit import KeyedLimiter
 from gammon.server.settings import Settings
@@ -51,6 +52,8 @@ class Context:
         self.create_limiter = KeyedLimiter(
             rate=settings.create_limit / 60.0, burst=max(1, int(2 * settings.create_limit))
         )
+        #: Match downloads: built off the event loop, cached, rationed per address.
+        self.exports = Exports()
         #: Open WebSockets per client address (``--max-sockets``).
         self.sockets: dict[str, int] = {}
         self._db: Database | None = None
@@ -117,5 +120,6 @@ class Context:
             await asyncio.to_thread(self._bots.close)
         if self._analysis is not None:
             await asyncio.to_thread(self._analysis.close)
+        self.exports.close()
         if self._db is not None:
             await asyncio.to_thread(self._db.close)
