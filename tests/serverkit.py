@@ -135,11 +135,14 @@ class WS:
                 return msg
 
     def reply(self, obj: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
-        """Send a message with an id and return the ack/error/steps/pong that answers it."""
+        """Send a message with an id and return the ack/error/steps/history/pong answering it."""
         ident = f"m{time.monotonic_ns()}"
         self.send({**obj, "id": ident})
         return self.until(
-            lambda m: m.get("id") == ident and m.get("type") in ("ack", "error", "steps", "pong"),
+            lambda m: (
+                m.get("id") == ident
+                and m.get("type") in ("ack", "error", "steps", "history", "pong")
+            ),
             timeout,
         )
 

@@ -6,6 +6,7 @@ Each test here failed before the fix it covers.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,10 +15,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from gammon.server.auth import SESSION_COOKIE
 from gammon.server.exports import Exports
 from gammon.server.table import initial_state
 from journalkit import LongTable, write_long_session
-from serverkit import Player, ServeProcess, start_pair, start_server, wait_state
+from serverkit import Player, RunningServer, ServeProcess, start_pair, start_server, wait_state
 from serverkit import test_settings as settings_for
 
 Make = Callable[[], Player]
@@ -169,3 +171,45 @@ def test_finished_downloads_are_built_once() -> None:
 
     asyncio.run(scenario())
     assert len(built) == 3
+
+
+def _signed_in(server: RunningServer, token: str, csrf: str) -> Player:
+    p = Player(server)
+    p.http.cookies.set(SESSION_COOKIE, token)
+    p.csrf = csrf
+    return p
+
+
+def test_a_100_game_session_opens_as_a_small_snapshot(
+    long_table: tuple[ServeProcess, LongTable],
+) -> None:
+    """After 100 games the snapshot carries the current game only (issue #20: 2.06 MB after
+    80 games, closed 4008 by the outbox); earlier games come by page on request."""
+    proc, long = long_table
+    server = proc.server()
+    seated = _signed_in(server, long.tokens[0], long.csrf[0])
+    watcher = Player(server)
+    try:
+        for p, last in ((seated, 0), (watcher, 0), (seated, 1)):
+            ws = p.connect(long.table_id, last_version=last, seed=None)
+            raw = ws.conn.recv(timeout=30)
+            snapshot = json.loads(raw)
+            assert snapshot["type"] == "state" and snapshot["version"] >= long.version
+            assert len(raw) < 64 * 1024, len(raw)
+            assert snapshot["history_game"] == long.games + 1
+            versions = [e["version"] for e in snapshot["history"]]
+            assert versions == sorted(versions) and versions[-1] <= snapshot["version"]
+            reply = ws.reply({"type": "ping"})  # still open
+            assert reply["type"] == "pong"
+        page = ws.reply({"type": "history", "game": 1})
+        assert page["type"] == "history" and page["games"] == long.games + 1
+        assert page["history"][0]["kind"] == "start"
+        over = [e for x in page["history"] for e in x["data"].get("events", ())]
+        assert [e["data"]["game"] for e in over if e["kind"] == "game_over"] == [1]
+        page = ws.reply({"type": "history", "game": 50})
+        first = [e["kind"] for e in page["history"][0]["data"]["events"]]
+        assert "game_over" in first and "game_started" in first
+        assert ws.reply({"type": "history", "game": 999})["history"] == []
+    finally:
+        seated.close()
+        watcher.close()

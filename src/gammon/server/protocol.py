@@ -53,7 +53,17 @@ CHAT_MAX: Final = 500
 #: Game actions a player may send (``timeout`` is the server's alone): from the registry.
 ACTION_TYPES: Final = frozenset(name for name, spec in ACTIONS.items() if spec.client)
 #: The messages the server sends (docs/protocol.md, "Server to client").
-SERVER_MESSAGES: Final = ("welcome", "event", "state", "presence", "ack", "steps", "pong", "error")
+SERVER_MESSAGES: Final = (
+    "welcome",
+    "event",
+    "state",
+    "presence",
+    "ack",
+    "steps",
+    "history",
+    "pong",
+    "error",
+)
 
 #: The HTTP status of each error code (docs/protocol.md, "Error codes").
 HTTP_STATUS: Final[dict[str, int]] = {
@@ -214,6 +224,7 @@ CLIENT_MESSAGES: Final[Mapping[str, MessageSpec]] = MappingProxyType(
         "ping": MessageSpec({}),
         "client_seed": MessageSpec({"seed": _text("seed", 1000)}, ("seed",)),
         "steps": MessageSpec({"played": _played}, ("played",)),
+        "history": MessageSpec({"game": _int("game", 1, 2**31)}, ("game",)),
         "chat": MessageSpec({"text": _text("text", 4 * CHAT_MAX)}, ("text",)),
         "sit": MessageSpec({"seat": _int("seat", 0, 1)}, ("seat",)),
         "leave": MessageSpec({}),

@@ -1,8 +1,8 @@
 """The WebSocket endpoint ``/ws/table/{id}`` (docs/protocol.md).
 
 The reader loop here applies the per-connection limits (size, rate), parses
-every message completely, answers ``ping`` and ``steps`` itself (they change
-nothing), and hands everything else to the table's actor.
+every message completely, answers ``ping``, ``steps`` and ``history`` itself (they
+change nothing), and hands everything else to the table's actor.
 """
 
 from __future__ import annotations
@@ -211,6 +211,8 @@ async def _read(
                 conn.send_json({"type": "pong", "id": msg_id, "now": now_ms()})
             elif parsed.type == "steps":
                 await _steps(actor, conn, parsed)
+            elif parsed.type == "history":
+                actor.fanout.history(conn, msg_id, parsed.fields["game"])
             else:
                 actor.submit(conn, parsed)
         except GammonError as exc:

@@ -44,6 +44,9 @@ class Fanout:
         self._cache = _Cache()
         self._presence_timer: asyncio.TimerHandle | None = None
         self._stopped = False
+        #: ``_game_starts``: what it found so far, and how many records it looked at.
+        self._starts: list[int] = []
+        self._scanned = 0
 
     def stop(self) -> None:
         """Send no more presence messages."""
@@ -125,32 +128,76 @@ class Fanout:
             cache.states[key] = text
         return text
 
+    def _game_starts(self) -> list[int]:
+        """Where each game of the match begins in the journal: the index of the ``start``
+        entry (game 1), then of each action whose events start a game."""
+        records = self._table.records
+        starts = self._starts
+        for i in range(self._scanned, len(records)):
+            record = records[i]
+            if record.kind == "start":
+                starts[:] = [i]
+            elif record.kind == "action" and starts:
+                for event in record.events:
+                    if event["kind"] == "game_started" and event["data"].get("game", 0) > len(
+                        starts
+                    ):
+                        starts.append(i)
+        self._scanned = len(records)
+        return starts
+
+    def games(self) -> int:
+        """How many games the match has begun (0 before the start)."""
+        return len(self._game_starts())
+
+    def page(self, game: int) -> list[dict[str, Any]]:
+        """One game of the match as ``start`` and ``action`` entries (what a move list is
+        built from), each ``{"version", "at", "kind", "data": {"events"}}``: from the entry
+        that began it through the one that ended it (which also begins the next game)."""
+        starts = self._game_starts()
+        if not 1 <= game <= len(starts):
+            return []
+        records = self._table.records
+        end = starts[game] + 1 if game < len(starts) else len(records)
+        return [
+            {
+                "version": r.seq,
+                "at": r.at,
+                "kind": r.kind,
+                "data": {"events": list(r.events)} if r.kind == "action" else {},
+            }
+            for r in records[starts[game - 1] : end]
+            if r.kind in ("start", "action")
+        ]
+
     def _history_json(self) -> str:
-        """The match so far as ``start`` and ``action`` entries (what a move list is
-        built from), each ``{"version", "at", "kind", "data": {"events"}}``."""
+        """The snapshot's ``history``: the current game (older games by page)."""
         cache = self._fresh_cache()
         if cache.history is None:
-            cache.history = dumps(
-                [
-                    {
-                        "version": r.seq,
-                        "at": r.at,
-                        "kind": r.kind,
-                        "data": {"events": list(r.events)} if r.kind == "action" else {},
-                    }
-                    for r in self._table.records
-                    if r.kind in ("start", "action")
-                ]
-            )
+            cache.history = dumps(self.page(self.games()))
         return cache.history
 
     def _send_state(self, conn: Connection, *, resync: bool = False, history: bool = False) -> None:
-        """A snapshot: the whole state (and, for a client starting afresh, the history)."""
+        """A snapshot: the whole state (and, for a client starting afresh, the current
+        game's history; ``history_game`` is its number, older games come by page)."""
         body = self._state_json(self._table.seat(conn), conn.user is not None)
         extra = '"resync":true,' if resync else ""
         if history:
-            extra += f'"history":{self._history_json()},'
+            extra += f'"history":{self._history_json()},"history_game":{max(1, self.games())},'
         conn.send(f'{{"type":"state","now":{now_ms()},{extra}{body[1:]}')
+
+    def history(self, conn: Connection, msg_id: str | int | None, game: int) -> None:
+        """Answer a ``history`` message: one earlier game's entries."""
+        conn.send_json(
+            {
+                "type": "history",
+                "id": msg_id,
+                "version": loaded(self._table).version,
+                "game": game,
+                "games": self.games(),
+                "history": self.page(game),
+            }
+        )
 
     def _event_text(self, record: Record, conn: Connection, with_state: bool) -> str:
         seat = self._table.seat(conn)
