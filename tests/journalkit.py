@@ -9,10 +9,12 @@ and appended entry by entry before the server starts (which then resumes the tab
 from __future__ import annotations
 
 import json
+import random
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from gammon.dice import Dice
 from gammon.match import Abandon, Action, Play, Roll, action_to_dict, to_act
 from gammon.match.fairdice import VerifiableDice, commit
 from gammon.server.actor.actor import _update
@@ -39,10 +41,21 @@ def _dumps(data: dict[str, Any]) -> str:
 
 
 def write_long_session(
-    database_url: str, games: int, plies: int = 30, options: dict[str, Any] | None = None
+    database_url: str,
+    games: int,
+    plies: int = 30,
+    options: dict[str, Any] | None = None,
+    final_roll: tuple[int, int] | None = None,
+    seed: int | None = None,
 ) -> LongTable:
     """Write a money session in play whose first ``games`` games are over (each game
-    ``plies`` half-moves of first legal moves, then abandoned by the player on turn)."""
+    ``plies`` half-moves of first legal moves, then abandoned by the player on turn).
+
+    ``final_roll``: the game in play then goes on ``plies`` half-moves too, and its
+    player on turn rolls these dice (e.g. an acey-deucey 1-2), so that it is their move.
+    ``seed``: moves are chosen at random (this seed) among the legal ones, not the first.
+    """
+    rng = random.Random(seed) if seed is not None else None
     db = Database(database_url)
     try:
         db.migrate()
@@ -57,7 +70,8 @@ def write_long_session(
             tokens.append(token)
             csrfs.append(csrf)
             users.append(user)
-        table_id = secrets.token_urlsafe(9)
+        # with a seed, the same table (its id and server seed make its dice) every time
+        table_id = secrets.token_urlsafe(9) if rng is None else f"long{rng.randrange(10**8):08d}"
         opts = {"match_length": 0, "stake": 0, **(options or {})}
         from gammon.match import TableOptions
 
@@ -66,7 +80,7 @@ def write_long_session(
             table_id, users[0].id, _dumps(created["options"]), False, at, "created", _dumps(created)
         )
         state = initial_state(table_id, created, at)
-        server_seed = secrets.token_bytes(32)
+        server_seed = secrets.token_bytes(32) if rng is None else rng.randbytes(32)
 
         def write(kind: str, data: dict[str, Any], seed: bytes | None = None) -> None:
             nonlocal state, at
@@ -93,7 +107,19 @@ def write_long_session(
         write("start", start, server_seed)
         dice = VerifiableDice(server_seed, table_id, state.seeds_locked)
         while _games_over(state) < games:
-            write("action", {"action": action_to_dict(_next(state, dice, plies)), "by": "player"})
+            write(
+                "action", {"action": action_to_dict(_next(state, dice, plies, rng)), "by": "player"}
+            )
+        while final_roll is not None:
+            assert state.match is not None
+            g = state.match.game
+            if g.phase == "turn" and g.plies >= plies and g.turn is not None:
+                roll = Roll(g.turn, Dice(*final_roll))
+                write("action", {"action": action_to_dict(roll), "by": "player"})
+                break
+            write(
+                "action", {"action": action_to_dict(_next(state, dice, 10**6, rng)), "by": "player"}
+            )
         return LongTable(
             table_id, (tokens[0], tokens[1]), (csrfs[0], csrfs[1]), state.version, games
         )
@@ -106,7 +132,7 @@ def _games_over(state: TableState) -> int:
     return len(state.match.games)
 
 
-def _next(state: TableState, dice: VerifiableDice, plies: int) -> Action:
+def _next(state: TableState, dice: VerifiableDice, plies: int, rng: random.Random | None) -> Action:
     match = state.match
     assert match is not None
     g = match.game
@@ -118,4 +144,5 @@ def _next(state: TableState, dice: VerifiableDice, plies: int) -> Action:
             return Abandon(seat)
         return Roll(seat, dice.roll())
     assert g.phase == "moving" and g.dice is not None, g.phase
-    return Play(seat, str(g.position.legal_moves(g.dice)[0]))
+    moves = g.position.legal_moves(g.dice)
+    return Play(seat, str(rng.choice(moves) if rng is not None else moves[0]))

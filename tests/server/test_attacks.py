@@ -19,7 +19,15 @@ from gammon.server.auth import SESSION_COOKIE
 from gammon.server.exports import Exports
 from gammon.server.table import initial_state
 from journalkit import LongTable, write_long_session
-from serverkit import Player, RunningServer, ServeProcess, start_pair, start_server, wait_state
+from serverkit import (
+    Pair,
+    Player,
+    RunningServer,
+    ServeProcess,
+    start_pair,
+    start_server,
+    wait_state,
+)
 from serverkit import test_settings as settings_for
 
 Make = Callable[[], Player]
@@ -101,6 +109,29 @@ def _pings(ws_reply: Callable[[], float], until: float) -> list[float]:
         waits.append(ws_reply())
         time.sleep(0.02)
     return sorted(waits)
+
+
+def _acting(pair: Pair) -> Callable[[], float]:
+    """One action at a quiet table (a roll, or the first legal move), timed to its ack."""
+
+    def act() -> float:
+        while True:
+            pair.settle()
+            seat = pair.to_act()
+            ws = pair.ws(seat)
+            state = ws.state
+            assert state is not None
+            if state["match"]["game"]["phase"] == "moving":
+                message = {"type": "move", "move": state["match"]["moves"][0]["move"]}
+            else:
+                message = {"type": "roll"}
+            started = time.perf_counter()
+            reply = ws.reply({**message, "version": state["version"]}, timeout=60)
+            if reply["type"] == "ack":
+                return time.perf_counter() - started
+            assert reply["code"] in ("stale", "illegal_action"), reply  # the server rolled
+
+    return act
 
 
 def test_looping_on_exports_does_not_slow_another_table(
@@ -213,3 +244,66 @@ def test_a_100_game_session_opens_as_a_small_snapshot(
     finally:
         seated.close()
         watcher.close()
+
+
+# ---------------------------------------------------------------- heavy work
+
+
+def test_steps_at_an_acey_deucey_1_2_do_not_slow_another_table(tmp_path: Path) -> None:
+    """Twenty sockets asking ``steps`` at a 1-2 that costs seconds each (issue #20: a quiet
+    table's p99 went 42 ms -> 847 ms): answers are cached and computed on one thread."""
+    url = f"sqlite:///{tmp_path / 'gammon.db'}"
+    options = {"variant": "acey-deucey", "cube": False}
+    acey = write_long_session(url, 0, plies=30, options=options, final_roll=(1, 2), seed=0)
+    proc = ServeProcess(
+        "--database-url", url, "--rate-limit", "1000", "--rate-burst", "1000",
+        "--max-sockets", "100", "--create-limit", "100000",
+    )  # fmt: skip
+    server = proc.server()
+    made: list[Player] = []
+
+    def make() -> Player:
+        made.append(Player(server).guest())
+        return made[-1]
+
+    try:
+        act = _acting(start_pair(make, cube=False))
+        quiet = _pings(act, time.monotonic() + 3)
+        mover = _signed_in(server, acey.tokens[0], acey.csrf[0])
+        made.append(mover)
+        sockets = [mover.connect(acey.table_id, seed=None) for _ in range(20)]
+        state = wait_state(sockets[0], lambda s: s["match"] is not None)
+        seat = state["you"]["seat"]
+        if state["match"]["game"]["turn"] != seat:
+            mover.close()
+            mover = _signed_in(server, acey.tokens[1], acey.csrf[1])
+            made.append(mover)
+            sockets = [mover.connect(acey.table_id, seed=None) for _ in range(20)]
+            state = wait_state(sockets[0], lambda s: s["match"] is not None)
+        assert state["match"]["game"]["dice"] in ([1, 2], [2, 1])
+        firsts = [[s[:3]] for s in state["match"]["step_options"]["steps"]]
+        answers: list[str] = []
+        stop = time.monotonic() + 8
+
+        def ask(i: int) -> None:
+            played = [[], *firsts]
+            n = i
+            while time.monotonic() < stop:
+                reply = sockets[i].reply({"type": "steps", "played": played[n % len(played)]}, 60)
+                answers.append(reply["type"] if reply["type"] == "steps" else reply["code"])
+                n += 1
+
+        askers = [threading.Thread(target=ask, args=(i,)) for i in range(20)]
+        for t in askers:
+            t.start()
+        busy = _pings(act, stop)
+        for t in askers:
+            t.join()
+        p50, p90 = (busy[int(q * (len(busy) - 1))] for q in (0.5, 0.9))
+        # before: p50 85 ms, p90 161 ms (six threads of the default pool on 1-2 steps)
+        assert p50 < max(0.06, 6 * quiet[len(quiet) // 2]) and p90 < 0.15, (quiet, busy)
+        assert "steps" in answers, answers[:20]
+    finally:
+        for p in made:
+            p.close()
+        proc.stop()

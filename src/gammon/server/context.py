@@ -24,6 +24,7 @@ from gammon.server.exports import Exports
 from gammon.server.hub import Hub
 from gammon.server.ratelimit import KeyedLimiter
 from gammon.server.settings import Settings
+from gammon.server.steps import StepAnswers
 from gammon.storage import Database, Store
 
 __all__ = ["TEMPLATES", "Context"]
@@ -54,6 +55,8 @@ class Context:
         )
         #: Match downloads: built off the event loop, cached, rationed per address.
         self.exports = Exports()
+        #: Click-to-move answers: cached, computed off the loop where they are heavy.
+        self.steps = StepAnswers(processes=settings.bot_workers > 0)
         #: Open WebSockets per client address (``--max-sockets``).
         self.sockets: dict[str, int] = {}
         self._db: Database | None = None
@@ -121,5 +124,6 @@ class Context:
         if self._analysis is not None:
             await asyncio.to_thread(self._analysis.close)
         self.exports.close()
+        self.steps.close()
         if self._db is not None:
             await asyncio.to_thread(self._db.close)

@@ -25,6 +25,7 @@ from gammon.server.connection import dumps
 from gammon.server.protocol import ServerError
 from gammon.server.settings import Settings
 from gammon.server.table import TableState
+from gammon.server.workqueue import WorkQueue
 from gammon.storage import Database, Store, UserRow
 
 __all__ = ["TABLE_ID", "Hub", "TableRequest"]
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
 #: Seconds an actor with no connections and no match in play is kept.
 _EVICT_AFTER: Final = 30.0
+#: Threads for the rules' heavy work (``TableHost.work``).
+RULES_WORKERS: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,7 @@ class Hub:
         self.bus = bus
         self.bots = bots
         self.actors: dict[str, TableActor] = {}
+        self.work = WorkQueue("gammon-rules", RULES_WORKERS, per_key=64)
         self._loading: dict[str, asyncio.Future[TableActor | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sync_task: asyncio.Task[None] | None = None
@@ -98,6 +102,7 @@ class Hub:
         self.actors.clear()
         for task in list(self._tasks):
             task.cancel()
+        self.work.close()
         await self.bus.close()
 
     async def get(self, table_id: str) -> TableActor | None:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Final
 from starlette.websockets import WebSocket
 
 from gammon.errors import GammonError
-from gammon.move import Step
 from gammon.server.auth import SESSION_COOKIE, now_ms, origin_allowed
 from gammon.server.connection import Connection
 from gammon.server.protocol import (
@@ -210,7 +209,7 @@ async def _read(
             if parsed.type == "ping":
                 conn.send_json({"type": "pong", "id": msg_id, "now": now_ms()})
             elif parsed.type == "steps":
-                await _steps(actor, conn, parsed)
+                await _steps(ctx, actor, conn, parsed)
             elif parsed.type == "history":
                 actor.fanout.history(conn, msg_id, parsed.fields["game"])
             else:
@@ -224,8 +223,8 @@ async def _read(
             _error(conn, actor, msg_id, ServerError("internal", "internal error; nothing changed"))
 
 
-async def _steps(actor: TableActor, conn: Connection, message: ClientMessage) -> None:
-    """Click-to-move: the steps that may follow ``played`` (computed off the loop)."""
+async def _steps(ctx: Context, actor: TableActor, conn: Connection, message: ClientMessage) -> None:
+    """Click-to-move: the steps that may follow ``played`` (``gammon.server.steps``)."""
     state = actor.state  # an immutable snapshot
     if state is None or state.match is None or state.status != "playing":
         raise ServerError("not_started", "no match is being played at this table")
@@ -235,17 +234,6 @@ async def _steps(actor: TableActor, conn: Connection, message: ClientMessage) ->
     g = state.match.game
     if g.phase != "moving" or g.turn != seat or g.dice is None:
         raise ServerError("illegal_action", "it is not your turn to move")
-    played = [Step(f, t, d) for f, t, d in message.fields["played"]]
-    options = await asyncio.to_thread(g.position.step_options, g.dice, played)
-    conn.send_json(
-        {
-            "type": "steps",
-            "id": message.id,
-            "version": state.version,
-            "played": [[s.from_point, s.to_point, s.die] for s in played],
-            "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in options.steps],
-            "complete": options.complete,
-            "move": str(options.move) if options.complete and options.move is not None else None,
-            "dice_left": list(options.dice_left),
-        }
-    )
+    played = tuple((int(f), int(t), int(d)) for f, t, d in message.fields["played"])
+    answer = await ctx.steps.answer(actor.id, g.position, g.dice, played)
+    conn.send_json({"type": "steps", "id": message.id, "version": state.version, **answer})

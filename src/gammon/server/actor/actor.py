@@ -312,7 +312,7 @@ class TableActor:
         assert old is not None
         at = max(now_ms(), self.records[-1].at if self.records else 0)
         if off_the_board(old):  # legal moves can take a while: keep the loop free
-            new, events = await asyncio.to_thread(reduce, old, kind, data, at)
+            new, events = await self.host.work.run(self.id, reduce, old, kind, data, at)
         else:
             new, events = reduce(old, kind, data, at)
         change = _update(old, new, kind, data, at)
@@ -326,7 +326,7 @@ class TableActor:
         g = new.match.game if new.match is not None else None
         if g is not None and g.phase == "moving" and g.dice is not None and off_the_board(new):
             # the state to the mover needs the moves: work them out off the loop (cached)
-            await asyncio.to_thread(moves_payload, g.position, (g.dice.d1, g.dice.d2))
+            await self.host.work.run(self.id, moves_payload, g.position, (g.dice.d1, g.dice.d2))
         return self._applied(new, Record(new.version, kind, data, at, tuple(events)), publish=True)
 
     def _applied(self, new: TableState, record: Record, *, publish: bool) -> Record:

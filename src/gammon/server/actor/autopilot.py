@@ -211,7 +211,9 @@ class Autopilot:
         assert state.match is not None
         action: Action | None
         try:
-            action = await host.bots.choose(state.match, seat, level, self._seeds.next_dice(state))
+            action = await host.bots.choose(
+                state.match, seat, level, self._seeds.next_dice(state), self._table.id
+            )
         except Exception as exc:
             log.warning("table %s: bot %s failed: %s", self._table.id, level, exc)
             action = None
