@@ -108,6 +108,9 @@ class WS:
             self.version = msg["version"]
             if "state" in msg:
                 self.state = msg["state"]
+            elif msg["kind"] == "chat" and self.state is not None:
+                # a chat line changes nothing else: the state is at its version
+                self.state = {**self.state, "version": msg["version"]}
         elif msg.get("type") == "state":
             self.version = msg["version"]
             self.state = msg

@@ -6,7 +6,11 @@ Each test here failed before the fix it covers.
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import json
+import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,6 +24,7 @@ from gammon.server.exports import Exports
 from gammon.server.table import initial_state
 from journalkit import LongTable, write_long_session
 from serverkit import (
+    WS,
     Pair,
     Player,
     RunningServer,
@@ -307,3 +312,129 @@ def test_steps_at_an_acey_deucey_1_2_do_not_slow_another_table(tmp_path: Path) -
         for p in made:
             p.close()
         proc.stop()
+
+
+# ---------------------------------------------------------------- what is sent
+
+
+def test_a_chat_line_sends_the_line_alone(players: Make) -> None:
+    """Issue #20: each 30-byte chat line sent the mover 15,956 bytes (the state with its
+    legal moves) and every other socket ~2.2 KB."""
+    pair = start_pair(players)
+    watcher = players().connect(pair.table)
+    pair.settle()
+    watcher.settle(0.2)
+    starts = [len(ws.seen) for ws in (*pair.sockets, watcher)]
+    assert pair.ws(0).reply({"type": "chat", "text": "gl hf"})["type"] == "ack"
+    for ws, start in zip((*pair.sockets, watcher), starts, strict=True):
+        seen = [m for m in ws.seen[start:] if m.get("kind") == "chat"]
+        line = seen[0] if seen else ws.until(lambda m: m.get("kind") == "chat")
+        assert "state" not in line and len(json.dumps(line)) < 300, line
+        assert ws.state is not None and ws.state["version"] == line["version"]
+        assert [m["type"] for m in ws.seen[start:] if m["type"] in ("event", "state")] == ["event"]
+    # the version moved on with the line: the next action at that version is not stale
+    play = pair.ws(pair.to_act())
+    assert play.state is not None
+    state = play.state
+    if state["match"]["game"]["phase"] == "moving":
+        message = {"type": "move", "move": state["match"]["moves"][0]["move"]}
+    else:
+        message = {"type": "roll"}
+    assert play.reply({**message, "version": state["version"]})["type"] == "ack"
+
+
+def _raw_socket(server: RunningServer, table: str, cookie: str) -> socket.socket:
+    """A WebSocket opened by hand with a tiny receive buffer (the sync client reads in a
+    background thread as fast as it can, which would hide a slow reader)."""
+    host, port = server.url.split("//")[1].split(":")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect((host, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (
+            f"GET /ws/table/{table} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Cookie: {cookie}\r\n\r\n"
+        ).encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    payload = json.dumps({"type": "hello", "protocol": 1, "last_version": None}).encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+    return sock
+
+
+def test_a_reader_at_32_kb_per_second_is_dropped(tmp_path: Path) -> None:
+    """A spectator reading 32 KB/s while the table sends more: closed within seconds
+    (issue #20: still open after 19 s), not a backlog growing to megabytes."""
+    proc = ServeProcess(
+        "--database-url", f"sqlite:///{tmp_path / 'gammon.db'}",
+        "--rate-limit", "1000", "--rate-burst", "1000", "--create-limit", "100000",
+    )  # fmt: skip
+    server = proc.server()
+    made: list[Player] = []
+
+    def make() -> Player:
+        made.append(Player(server).guest())
+        return made[-1]
+
+    try:
+        _read_slowly_while_chatting(server, start_pair(make), make())
+    finally:
+        for p in made:
+            p.close()
+        proc.stop()
+
+
+def _read_slowly_while_chatting(server: RunningServer, pair: Pair, watcher: Player) -> None:
+    cookie = "; ".join(f"{k}={v}" for k, v in watcher.http.cookies.items())
+    sock = _raw_socket(server, pair.table, cookie)
+    stop = time.monotonic() + 30
+    closed_at: list[float] = []
+
+    got: list[int] = []
+
+    def read_slowly() -> None:
+        sock.settimeout(1)
+        while time.monotonic() < stop:
+            try:
+                data = sock.recv(4096)
+                got.append(len(data))
+                if not data:
+                    break
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+            time.sleep(4096 / 32768)
+        closed_at.append(time.monotonic())
+
+    def drain(ws: WS) -> None:  # the players read everything, at once
+        with contextlib.suppress(Exception):
+            while reader.is_alive():
+                with contextlib.suppress(TimeoutError):
+                    ws.conn.recv(timeout=0.5)
+
+    reader = threading.Thread(target=read_slowly)
+    reader.start()
+    drains = [threading.Thread(target=drain, args=(ws,)) for ws in pair.sockets]
+    for t in drains:
+        t.start()
+    started = time.monotonic()
+    line = "x" * 480
+    while reader.is_alive() and time.monotonic() < stop:
+        for _ in range(10):  # about 100 lines/s of ~600 bytes: ~60 KB/s to everyone
+            pair.ws(0).send({"type": "chat", "text": line})
+        time.sleep(0.1)
+    reader.join()
+    for t in drains:
+        t.join()
+    sock.close()
+    version = pair.players[0].http.get(f"/api/tables/{pair.table}").json()["version"]
+    print(f"closed after {closed_at[0] - started:.1f} s, {sum(got)} bytes read, v{version}")
+    assert closed_at and closed_at[0] - started < 15, closed_at[0] - started

@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket
 
 from gammon.errors import GammonError
 from gammon.server.auth import SESSION_COOKIE, now_ms, origin_allowed
-from gammon.server.connection import Connection
+from gammon.server.connection import Connection, limit_buffers
 from gammon.server.protocol import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -98,6 +98,7 @@ async def _serve(
         await websocket.close(code=4404)
         return
     conn = Connection(websocket, user)
+    limit_buffers(websocket)
     conn.checked_at = time.monotonic()
     writer = asyncio.create_task(conn.writer(), name="gammon-ws-writer")
     try:

@@ -199,25 +199,37 @@ class Fanout:
             }
         )
 
-    def _event_text(self, record: Record, conn: Connection, with_state: bool) -> str:
-        seat = self._table.seat(conn)
+    @staticmethod
+    def _event_head(record: Record, seat: int | None) -> str:
+        """An ``event`` message for a viewer in ``seat``, without its closing brace."""
         data = entry_view(record.kind, record.data, seat)
         if record.kind == "action":
             data = {**data, "events": list(record.events)}
-        head = (
+        return (
             f'{{"type":"event","version":{record.seq},"at":{record.at},'
             f'"kind":{dumps(record.kind)},"data":{dumps(data)}'
         )
+
+    def _event_text(self, record: Record, conn: Connection, with_state: bool) -> str:
+        seat = self._table.seat(conn)
+        head = self._event_head(record, seat)
         if with_state:
             body = self._state_json(seat, conn.user is not None, chat=False)
             return f'{head},"state":{body}}}'
         return head + "}"
 
     def broadcast(self, record: Record) -> None:
-        """A new entry, with the state after it, to every joined connection."""
-        for conn in list(self._table.conns):
-            if conn.joined:
-                conn.send(self._event_text(record, conn, with_state=True))
+        """A new entry, with the state after it, to every joined connection; a chat line
+        changes nothing else, so it goes alone (one text for everyone, a few hundred
+        bytes, not a state per viewer)."""
+        conns = [conn for conn in self._table.conns if conn.joined]
+        if record.kind == "chat":
+            text = self._event_head(record, None) + "}"
+            for conn in conns:
+                conn.send(text)
+            return
+        for conn in conns:
+            conn.send(self._event_text(record, conn, with_state=True))
 
     def welcome(self, conn: Connection, last_version: int | None) -> None:
         """Greet a connection that said hello, then bring it up to date: the entries it
