@@ -1,0 +1,186 @@
+"""The bounded attack of issue #20, for ``server_load.py --attack``.
+
+Run against the server while the benchmark's matches are played, from a process of
+its own: 4 clients looping on the ``.mat`` download of a long money session (80 games,
+written to the database before the server starts), 20 sockets asking ``steps`` at an
+acey-deucey 1-2 (a position where each answer costs up to seconds), and 10
+acey-deucey tables against the world-class bot, whose human side plays at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+TESTS = Path(__file__).resolve().parents[1] / "tests"
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The tables the attack uses: a long session's id, and an acey-deucey table at a 1-2
+    with its mover's session cookie."""
+
+    long_table: str
+    acey_table: str
+    acey_cookies: tuple[str, str]
+
+
+def prepare(database_url: str) -> Targets:
+    """Write the attack's tables to the database (before the server starts)."""
+    sys.path.insert(0, str(TESTS))
+    from gammon.server.auth import SESSION_COOKIE
+    from journalkit import write_long_session
+
+    long = write_long_session(database_url, 80)
+    options = {"variant": "acey-deucey", "cube": False}
+    acey = write_long_session(database_url, 0, plies=30, options=options, final_roll=(1, 2), seed=0)
+    cookies = tuple(f"{SESSION_COOKIE}={token}" for token in acey.tokens)
+    return Targets(long.table_id, acey.table_id, (cookies[0], cookies[1]))
+
+
+@contextlib.contextmanager
+def attacking(url: str, targets: Targets, seconds: float) -> Iterator[None]:
+    """The attack runs in its own process while the block runs."""
+    proc = multiprocessing.get_context("spawn").Process(
+        target=_attack, args=(url, targets, seconds), daemon=True
+    )
+    proc.start()
+    try:
+        yield
+    finally:
+        proc.terminate()
+        proc.join(timeout=10)
+
+
+def _attack(url: str, targets: Targets, seconds: float) -> None:
+    asyncio.run(_attackers(url, targets, time.monotonic() + seconds))
+
+
+async def _attackers(url: str, targets: Targets, stop: float) -> None:
+    results = await asyncio.gather(
+        *(_exports(url, targets.long_table, stop) for _ in range(4)),
+        *(_steps(url, targets, stop) for _ in range(20)),
+        *(_bot_table(url, stop) for _ in range(10)),
+        return_exceptions=True,
+    )
+    failed = [r for r in results if isinstance(r, BaseException)]
+    if failed:
+        print(f"attack: {len(failed)} attacker(s) stopped early: {failed[0]!r}", file=sys.stderr)
+
+
+async def _exports(url: str, table: str, stop: float) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        while time.monotonic() < stop:
+            await client.get(f"/matches/{table}/mat")
+
+
+def _ws_url(url: str, table: str) -> str:
+    return "ws" + url[4:] + f"/ws/table/{table}"
+
+
+async def _hello(ws: ClientConnection, seed: str | None = None) -> dict[str, Any]:
+    hello: dict[str, Any] = {"type": "hello", "protocol": 1, "last_version": None}
+    if seed is not None:
+        hello["client_seed"] = seed
+    await ws.send(json.dumps(hello))
+    while True:
+        msg = json.loads(await ws.recv())
+        if msg["type"] == "state":
+            return msg
+
+
+async def _answer(ws: ClientConnection, message: dict[str, Any], ident: str) -> dict[str, Any]:
+    await ws.send(json.dumps({**message, "id": ident}))
+    while True:
+        msg = json.loads(await ws.recv())
+        if msg.get("id") == ident:
+            return msg
+
+
+async def _steps(url: str, targets: Targets, stop: float) -> None:
+    """One socket of the acey-deucey mover asking ``steps`` over and over."""
+    for cookie in targets.acey_cookies:
+        async with connect(
+            _ws_url(url, targets.acey_table),
+            additional_headers={"Cookie": cookie},
+            max_size=2**22,
+        ) as ws:
+            state = await _hello(ws)
+            if state["you"]["seat"] != state["match"]["game"]["turn"]:
+                continue  # the other player moves
+            firsts = [[s[:3]] for s in state["match"]["step_options"]["steps"]]
+            played: list[list[list[int]]] = [[], *firsts]
+            n = 0
+            while time.monotonic() < stop:
+                await _answer(ws, {"type": "steps", "played": played[n % len(played)]}, f"s{n}")
+                n += 1
+            return
+
+
+async def _bot_table(url: str, stop: float) -> None:
+    """A guest playing acey-deucey against the world-class bot, acting at once."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        token = (await client.get("/api/session")).json()["csrf"]
+        r = await client.post("/api/guest", json={}, headers={"X-CSRF-Token": token})
+        csrf = r.json()["csrf"]
+        options = {"variant": "acey-deucey", "opponent": "bot", "bot_level": "world-class"}
+        r = await client.post("/api/tables", json=options, headers={"X-CSRF-Token": csrf})
+        table = r.json()["table"]["id"]
+        cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    async with connect(
+        _ws_url(url, table), additional_headers={"Cookie": cookie}, max_size=2**22
+    ) as ws:
+        state = await _hello(ws, "attacker")
+        n = 0
+        while time.monotonic() < stop and state["table"]["status"] == "playing":
+            n += 1
+            message = await _decide(ws, state, n)
+            if message is not None:
+                await _answer(ws, {**message, "version": state["version"]}, f"a{n}")
+            state = await _newest(ws, state)
+
+
+async def _newest(ws: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
+    """Wait for the next state that asks this player for something."""
+    while True:
+        msg = json.loads(await ws.recv())
+        if msg["type"] == "event" and "state" in msg:
+            state = msg["state"]
+        elif msg["type"] == "state":
+            state = msg
+        else:
+            continue
+        allowed = [a for a in state["you"]["allowed"] if a not in ("abandon", "resign")]
+        if allowed or state["table"]["status"] != "playing":
+            return state
+
+
+async def _decide(ws: ClientConnection, state: dict[str, Any], n: int) -> dict[str, Any] | None:
+    allowed = state["you"]["allowed"]
+    if "move" in allowed:
+        match = state["match"]
+        if match["moves"]:
+            return {"type": "move", "move": match["moves"][0]["move"]}
+        options = match["step_options"]  # moves left out (thousands): step by step
+        played: list[list[int]] = []
+        while not options["complete"] and options["steps"]:
+            played.append(options["steps"][0][:3])
+            options = await _answer(ws, {"type": "steps", "played": played}, f"p{n}.{len(played)}")
+            if options["type"] != "steps":
+                return None
+        return {"type": "move", "move": options["move"]} if options.get("move") else None
+    for kind in ("roll", "take", "accept_resign"):
+        if kind in allowed:
+            return {"type": kind}
+    return None
