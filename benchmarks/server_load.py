@@ -64,6 +64,23 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(f) for f in fields[11:15]) / ticks
 
 
+#: ``gammon`` under cProfile, the statistics written to ``argv[1]`` when it stops (uvicorn
+#: raises SIGTERM again after its graceful shutdown: the handler set before it dumps).
+_PROFILED = """
+import cProfile, signal, sys
+from gammon.cli import main
+profile = cProfile.Profile()
+def stop(signum, frame):
+    profile.disable()
+    profile.dump_stats(sys.argv[1])
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+profile.enable()
+main(sys.argv[2:])
+stop(0, None)
+"""
+
+
 @contextlib.contextmanager
 def server_process(
     database_url: str,
@@ -82,13 +99,11 @@ def server_process(
     env = dict(os.environ)
     if source is not None:
         env["PYTHONPATH"] = source
-    profiler = ["-m", "cProfile", "-o", profile] if profile else []
+    runner = ["-c", _PROFILED, profile] if profile else ["-m", "gammon"]
     proc = subprocess.Popen(
         [
             sys.executable,
-            *profiler,
-            "-m",
-            "gammon",
+            *runner,
             "serve",
             "--host",
             "127.0.0.1",
