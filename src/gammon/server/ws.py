@@ -38,9 +38,11 @@ log = logging.getLogger(__name__)
 
 #: Rate-limit violations after which a connection is closed (4429).
 MAX_VIOLATIONS: Final = 50
-#: Seconds a connection's session is trusted before an action checks it again (so a
-#: socket opened before signing out stops acting as that user).
-SESSION_RECHECK: Final = 1.0
+#: Seconds a connection's session is trusted before an action checks it again in the
+#: database (so a socket opened before signing out stops acting as that user): a
+#: sign-out in this process stops it at once (``Auth.closed_here``), one in another
+#: process or an expiry within this time.
+SESSION_RECHECK: Final = 15.0
 
 
 async def table_socket(websocket: WebSocket) -> None:
@@ -128,10 +130,13 @@ def _error(conn: Connection, actor: TableActor, msg_id: str | int | None, exc: G
 
 
 async def _still_signed_in(ctx: Context, conn: Connection, token: str | None) -> bool:
-    """Whether the session this socket was opened with is still live (checked again
-    at most every :data:`SESSION_RECHECK` seconds)."""
+    """Whether the session this socket was opened with is still live (closed here: at
+    once; else checked again in the database at most every :data:`SESSION_RECHECK`
+    seconds)."""
     if conn.user is None:
         return True
+    if ctx.auth.closed_here(token):
+        return False
     now = time.monotonic()
     if now - conn.checked_at < SESSION_RECHECK:
         return True
