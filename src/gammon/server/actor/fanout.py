@@ -228,8 +228,14 @@ class Fanout:
             for conn in conns:
                 conn.send(text)
             return
+        heads: dict[int | None, str] = {}  # what a viewer sees of the entry: per seat
         for conn in conns:
-            conn.send(self._event_text(record, conn, with_state=True))
+            seat = self._table.seat(conn)
+            head = heads.get(seat)
+            if head is None:
+                head = heads[seat] = self._event_head(record, seat)
+            body = self._state_json(seat, conn.user is not None, chat=False)
+            conn.send(f'{head},"state":{body}}}')
 
     def welcome(self, conn: Connection, last_version: int | None) -> None:
         """Greet a connection that said hello, then bring it up to date: the entries it
