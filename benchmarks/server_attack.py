@@ -50,8 +50,10 @@ def prepare(database_url: str) -> Targets:
 
 
 @contextlib.contextmanager
-def attacking(url: str, targets: Targets, seconds: float) -> Iterator[None]:
-    """The attack runs in its own process while the block runs."""
+def attacking(url: str, targets: Targets | None, seconds: float) -> Iterator[None]:
+    """The attack (``targets`` None: none) and a quiet bot table measuring its bot's
+    replies run in a process of their own while the block runs; the replies' p50 and p99
+    are printed when it ends."""
     proc = multiprocessing.get_context("spawn").Process(
         target=_attack, args=(url, targets, seconds), daemon=True
     )
@@ -59,24 +61,39 @@ def attacking(url: str, targets: Targets, seconds: float) -> Iterator[None]:
     try:
         yield
     finally:
-        proc.terminate()
-        proc.join(timeout=10)
+        proc.join(timeout=seconds + 30)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(timeout=10)
 
 
-def _attack(url: str, targets: Targets, seconds: float) -> None:
+def _attack(url: str, targets: Targets | None, seconds: float) -> None:
     asyncio.run(_attackers(url, targets, time.monotonic() + seconds))
 
 
-async def _attackers(url: str, targets: Targets, stop: float) -> None:
+async def _attackers(url: str, targets: Targets | None, stop: float) -> None:
+    replies: list[float] = []
+    attackers = []
+    if targets is not None:
+        attackers = [
+            *(_exports(url, targets.long_table, stop) for _ in range(4)),
+            *(_steps(url, targets, stop) for _ in range(20)),
+            *(_bot_table(url, stop) for _ in range(10)),
+        ]
     results = await asyncio.gather(
-        *(_exports(url, targets.long_table, stop) for _ in range(4)),
-        *(_steps(url, targets, stop) for _ in range(20)),
-        *(_bot_table(url, stop) for _ in range(10)),
-        return_exceptions=True,
+        _bot_table(url, stop, "standard", "expert", replies), *attackers, return_exceptions=True
     )
     failed = [r for r in results if isinstance(r, BaseException)]
     if failed:
-        print(f"attack: {len(failed)} attacker(s) stopped early: {failed[0]!r}", file=sys.stderr)
+        print(f"attack: {len(failed)} client(s) stopped early: {failed[0]!r}", file=sys.stderr)
+    replies.sort()
+    if replies:
+        p50, p99 = (replies[min(len(replies) - 1, int(q * len(replies)))] for q in (0.5, 0.99))
+        print(
+            f"  a quiet table's bot (expert, 0.6 s pause): {len(replies)} replies, "
+            f"p50 {p50:.2f} s, p99 {p99:.2f} s, max {replies[-1]:.2f} s",
+            flush=True,
+        )
 
 
 async def _exports(url: str, table: str, stop: float) -> None:
@@ -128,13 +145,20 @@ async def _steps(url: str, targets: Targets, stop: float) -> None:
             return
 
 
-async def _bot_table(url: str, stop: float) -> None:
-    """A guest playing acey-deucey against the world-class bot, acting at once."""
+async def _bot_table(
+    url: str,
+    stop: float,
+    variant: str = "acey-deucey",
+    level: str = "world-class",
+    replies: list[float] | None = None,
+) -> None:
+    """A guest playing against a bot, acting at once (``replies``: the seconds from each
+    of its actions to the bot's next, measured)."""
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
         token = (await client.get("/api/session")).json()["csrf"]
         r = await client.post("/api/guest", json={}, headers={"X-CSRF-Token": token})
         csrf = r.json()["csrf"]
-        options = {"variant": "acey-deucey", "opponent": "bot", "bot_level": "world-class"}
+        options = {"variant": variant, "opponent": "bot", "bot_level": level}
         r = await client.post("/api/tables", json=options, headers={"X-CSRF-Token": csrf})
         table = r.json()["table"]["id"]
         cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
@@ -146,15 +170,22 @@ async def _bot_table(url: str, stop: float) -> None:
         while time.monotonic() < stop and state["table"]["status"] == "playing":
             n += 1
             message = await _decide(ws, state, n)
+            acted = time.monotonic()
             if message is not None:
                 await _answer(ws, {**message, "version": state["version"]}, f"a{n}")
-            state = await _newest(ws, state)
+            bot: list[float] = []
+            state = await _newest(ws, state, bot)
+            if replies is not None and message is not None and bot:
+                replies.append(bot[0] - acted)
 
 
-async def _newest(ws: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
-    """Wait for the next state that asks this player for something."""
+async def _newest(ws: ClientConnection, state: dict[str, Any], bot: list[float]) -> dict[str, Any]:
+    """Wait for the next state that asks this player for something (``bot``: when the
+    bot's first action came)."""
     while True:
         msg = json.loads(await ws.recv())
+        if msg["type"] == "event" and msg["data"].get("by") == "bot" and not bot:
+            bot.append(time.monotonic())
         if msg["type"] == "event" and "state" in msg:
             state = msg["state"]
         elif msg["type"] == "state":

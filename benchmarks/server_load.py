@@ -38,6 +38,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
 
 
 @dataclass
@@ -206,17 +207,18 @@ async def player(
     think: float,
     seed: int,
 ) -> None:
-    """Play one seat until ``stop_at``."""
+    """Play one seat until ``stop_at`` (a connection lost counts as an error)."""
     rng = random.Random(seed)
     cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     ws_url = "ws" + url[4:] + f"/ws/table/{table}"
-    async with connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22) as ws:
-        await ws.send(
-            json.dumps(
-                {"type": "hello", "protocol": 1, "last_version": None, "client_seed": str(seed)}
-            )
-        )
-        await _play(ws, rng, stats, stop_at, think)
+    try:
+        async with connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22) as ws:
+            hello = {"type": "hello", "protocol": 1, "last_version": None, "client_seed": str(seed)}
+            await ws.send(json.dumps(hello))
+            await _play(ws, rng, stats, stop_at, think)
+    except (OSError, WebSocketException) as exc:
+        name = f"connection lost ({type(exc).__name__})"
+        stats.errors[name] = stats.errors.get(name, 0) + 1
 
 
 async def _play(
@@ -343,6 +345,14 @@ async def _clients(
         async def setup(i: int) -> list[tuple[str, httpx.AsyncClient, str, int]]:
             # both players of a match use the same server process (table affinity)
             url = urls[i % len(urls)]
+            try:
+                return await _setup_one(url, i)
+            except (httpx.HTTPError, OSError) as exc:  # a server that does not answer
+                name = f"set-up failed ({type(exc).__name__})"
+                stats.errors[name] = stats.errors.get(name, 0) + 1
+                return []
+
+        async def _setup_one(url: str, i: int) -> list[tuple[str, httpx.AsyncClient, str, int]]:
             async with sem:
                 a, a_csrf = await stack.enter_async_context(guest(url))
                 b, b_csrf = await stack.enter_async_context(guest(url))
@@ -516,10 +526,11 @@ def _one_run(args: argparse.Namespace, db: str, source: str | None, attacked: bo
             for i in range(args.processes)
         ]
         addresses = [address for address, _ in servers]
-        if targets is not None:
+        if args.attack:  # with or without the attack: a quiet bot table is measured
             from server_attack import attacking
 
-            stack.enter_context(attacking(addresses[0], targets, args.duration + 60))
+            wait = 10 + 0.3 * args.matches / args.clients  # the matches' set-up (``run``)
+            stack.enter_context(attacking(addresses[0], targets, wait + args.duration))
         return run(
             addresses,
             args.matches,

@@ -108,6 +108,38 @@ def long_table(
     proc.stop()
 
 
+@contextlib.contextmanager
+def _guests(server: RunningServer) -> Iterator[list[Player]]:
+    """A list of players on ``server``, closed afterwards (append to it; see ``_guest``)."""
+    made: list[Player] = []
+    try:
+        yield made
+    finally:
+        for p in made:
+            p.close()
+
+
+def _guest(server: RunningServer, made: list[Player]) -> Callable[[], Player]:
+    def make() -> Player:
+        made.append(Player(server).guest())
+        return made[-1]
+
+    return make
+
+
+@contextlib.contextmanager
+def _serving(database_url: str) -> Iterator[RunningServer]:
+    """``gammon serve`` in its own process, with limits no test client reaches."""
+    proc = ServeProcess(
+        "--database-url", database_url, "--rate-limit", "1000", "--rate-burst", "1000",
+        "--max-sockets", "100", "--create-limit", "100000",
+    )  # fmt: skip
+    try:
+        yield proc.server()
+    finally:
+        proc.stop()
+
+
 def _pings(ws_reply: Callable[[], float], until: float) -> list[float]:
     waits = []
     while time.monotonic() < until:
@@ -146,13 +178,11 @@ def test_looping_on_exports_does_not_slow_another_table(
     another table's ping went from 1 ms to 23 s): built off the loop, rationed (429)."""
     proc, long = long_table
     server = proc.server()
-    made: list[Player] = []
+    with _guests(server) as made:
+        _ping_while_exporting(server, long, start_pair(_guest(server, made)).ws(0))
 
-    def make() -> Player:
-        made.append(Player(server).guest())
-        return made[-1]
 
-    ws = start_pair(make).ws(0)
+def _ping_while_exporting(server: RunningServer, long: LongTable, ws: WS) -> None:
 
     def ping() -> float:
         started = time.perf_counter()
@@ -177,8 +207,6 @@ def test_looping_on_exports_does_not_slow_another_table(
     p99 = busy[int(0.99 * (len(busy) - 1))]
     assert p99 < max(0.25, 10 * quiet[-1]), (quiet[-5:], busy[-5:])
     assert 200 in statuses and 429 in statuses, statuses
-    for p in made:
-        p.close()
 
 
 def test_finished_downloads_are_built_once() -> None:
@@ -260,58 +288,47 @@ def test_steps_at_an_acey_deucey_1_2_do_not_slow_another_table(tmp_path: Path) -
     url = f"sqlite:///{tmp_path / 'gammon.db'}"
     options = {"variant": "acey-deucey", "cube": False}
     acey = write_long_session(url, 0, plies=30, options=options, final_roll=(1, 2), seed=0)
-    proc = ServeProcess(
-        "--database-url", url, "--rate-limit", "1000", "--rate-burst", "1000",
-        "--max-sockets", "100", "--create-limit", "100000",
-    )  # fmt: skip
-    server = proc.server()
-    made: list[Player] = []
+    with _serving(url) as server, _guests(server) as made:
+        _act_while_asking_steps(server, acey, made)
 
-    def make() -> Player:
-        made.append(Player(server).guest())
-        return made[-1]
 
-    try:
-        act = _acting(start_pair(make, cube=False))
-        quiet = _pings(act, time.monotonic() + 3)
-        mover = _signed_in(server, acey.tokens[0], acey.csrf[0])
+def _act_while_asking_steps(server: RunningServer, acey: LongTable, made: list[Player]) -> None:
+    act = _acting(start_pair(_guest(server, made), cube=False))
+    quiet = _pings(act, time.monotonic() + 3)
+    mover = _signed_in(server, acey.tokens[0], acey.csrf[0])
+    made.append(mover)
+    sockets = [mover.connect(acey.table_id, seed=None) for _ in range(20)]
+    state = wait_state(sockets[0], lambda s: s["match"] is not None)
+    seat = state["you"]["seat"]
+    if state["match"]["game"]["turn"] != seat:
+        mover.close()
+        mover = _signed_in(server, acey.tokens[1], acey.csrf[1])
         made.append(mover)
         sockets = [mover.connect(acey.table_id, seed=None) for _ in range(20)]
         state = wait_state(sockets[0], lambda s: s["match"] is not None)
-        seat = state["you"]["seat"]
-        if state["match"]["game"]["turn"] != seat:
-            mover.close()
-            mover = _signed_in(server, acey.tokens[1], acey.csrf[1])
-            made.append(mover)
-            sockets = [mover.connect(acey.table_id, seed=None) for _ in range(20)]
-            state = wait_state(sockets[0], lambda s: s["match"] is not None)
-        assert state["match"]["game"]["dice"] in ([1, 2], [2, 1])
-        firsts = [[s[:3]] for s in state["match"]["step_options"]["steps"]]
-        answers: list[str] = []
-        stop = time.monotonic() + 8
+    assert state["match"]["game"]["dice"] in ([1, 2], [2, 1])
+    firsts = [[s[:3]] for s in state["match"]["step_options"]["steps"]]
+    answers: list[str] = []
+    stop = time.monotonic() + 8
 
-        def ask(i: int) -> None:
-            played = [[], *firsts]
-            n = i
-            while time.monotonic() < stop:
-                reply = sockets[i].reply({"type": "steps", "played": played[n % len(played)]}, 60)
-                answers.append(reply["type"] if reply["type"] == "steps" else reply["code"])
-                n += 1
+    def ask(i: int) -> None:
+        played = [[], *firsts]
+        n = i
+        while time.monotonic() < stop:
+            reply = sockets[i].reply({"type": "steps", "played": played[n % len(played)]}, 60)
+            answers.append(reply["type"] if reply["type"] == "steps" else reply["code"])
+            n += 1
 
-        askers = [threading.Thread(target=ask, args=(i,)) for i in range(20)]
-        for t in askers:
-            t.start()
-        busy = _pings(act, stop)
-        for t in askers:
-            t.join()
-        p50, p90 = (busy[int(q * (len(busy) - 1))] for q in (0.5, 0.9))
-        # before: p50 85 ms, p90 161 ms (six threads of the default pool on 1-2 steps)
-        assert p50 < max(0.06, 6 * quiet[len(quiet) // 2]) and p90 < 0.15, (quiet, busy)
-        assert "steps" in answers, answers[:20]
-    finally:
-        for p in made:
-            p.close()
-        proc.stop()
+    askers = [threading.Thread(target=ask, args=(i,)) for i in range(20)]
+    for t in askers:
+        t.start()
+    busy = _pings(act, stop)
+    for t in askers:
+        t.join()
+    p50, p90 = (busy[int(q * (len(busy) - 1))] for q in (0.5, 0.9))
+    # before: p50 85 ms, p90 161 ms (six threads of the default pool on 1-2 steps)
+    assert p50 < max(0.06, 6 * quiet[len(quiet) // 2]) and p90 < 0.15, (quiet, busy)
+    assert "steps" in answers, answers[:20]
 
 
 # ---------------------------------------------------------------- what is sent
@@ -372,23 +389,9 @@ def _raw_socket(server: RunningServer, table: str, cookie: str) -> socket.socket
 def test_a_reader_at_32_kb_per_second_is_dropped(tmp_path: Path) -> None:
     """A spectator reading 32 KB/s while the table sends more: closed within seconds
     (issue #20: still open after 19 s), not a backlog growing to megabytes."""
-    proc = ServeProcess(
-        "--database-url", f"sqlite:///{tmp_path / 'gammon.db'}",
-        "--rate-limit", "1000", "--rate-burst", "1000", "--create-limit", "100000",
-    )  # fmt: skip
-    server = proc.server()
-    made: list[Player] = []
-
-    def make() -> Player:
-        made.append(Player(server).guest())
-        return made[-1]
-
-    try:
+    with _serving(f"sqlite:///{tmp_path / 'gammon.db'}") as server, _guests(server) as made:
+        make = _guest(server, made)
         _read_slowly_while_chatting(server, start_pair(make), make())
-    finally:
-        for p in made:
-            p.close()
-        proc.stop()
 
 
 def _read_slowly_while_chatting(server: RunningServer, pair: Pair, watcher: Player) -> None:
