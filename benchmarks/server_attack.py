@@ -50,56 +50,59 @@ def prepare(database_url: str) -> Targets:
 
 
 @contextlib.contextmanager
-def attacking(url: str, targets: Targets | None, seconds: float) -> Iterator[None]:
+def attacking(url: str, targets: Targets | None) -> Iterator[None]:
     """The attack (``targets`` None: none) and a quiet bot table measuring its bot's
-    replies run in a process of their own while the block runs; the replies' p50 and p99
-    are printed when it ends."""
-    proc = multiprocessing.get_context("spawn").Process(
-        target=_attack, args=(url, targets, seconds), daemon=True
-    )
+    replies run in a process of their own for as long as the block runs; the replies'
+    p50 and p99 are printed at the end."""
+    context = multiprocessing.get_context("spawn")
+    halt = context.Event()
+    proc = context.Process(target=_attack, args=(url, targets, halt), daemon=True)
     proc.start()
     try:
         yield
     finally:
-        proc.join(timeout=seconds + 30)
+        halt.set()
+        proc.join(timeout=60)
         if proc.is_alive():
             proc.terminate()
             proc.join(timeout=10)
 
 
-def _attack(url: str, targets: Targets | None, seconds: float) -> None:
-    asyncio.run(_attackers(url, targets, time.monotonic() + seconds))
+class _Halt:
+    """Whether the attack should stop (set by the benchmark's process)."""
+
+    def __init__(self, event: Any) -> None:
+        self._event = event
+
+    def __call__(self) -> bool:
+        return bool(self._event.is_set())
 
 
-async def _attackers(url: str, targets: Targets | None, stop: float) -> None:
+def _attack(url: str, targets: Targets | None, halt: Any) -> None:
+    asyncio.run(_attackers(url, targets, _Halt(halt)))
+
+
+async def _attackers(url: str, targets: Targets | None, halted: _Halt) -> None:
     replies: list[float] = []
     attackers = []
     if targets is not None:
         attackers = [
-            *(_exports(url, targets.long_table, stop) for _ in range(4)),
-            *(_steps(url, targets, stop) for _ in range(20)),
-            *(_bot_table(url, stop) for _ in range(10)),
+            *(_exports(url, targets.long_table, halted) for _ in range(4)),
+            *(_steps(url, targets, halted) for _ in range(20)),
+            *(_bot_table(url, halted) for _ in range(10)),
         ]
-    results = await asyncio.gather(
-        _bot_table(url, stop, "standard", "expert", replies), *attackers, return_exceptions=True
-    )
+    probe = _bot_table(url, halted, "standard", "expert", replies)
+    results = await asyncio.gather(probe, *attackers, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException)]
     if failed:
         print(f"attack: {len(failed)} client(s) stopped early: {failed[0]!r}", file=sys.stderr)
-    replies.sort()
-    if replies:
-        p50, p99 = (replies[min(len(replies) - 1, int(q * len(replies)))] for q in (0.5, 0.99))
-        print(
-            f"  a quiet table's bot (expert, 0.6 s pause): {len(replies)} replies, "
-            f"p50 {p50:.2f} s, p99 {p99:.2f} s, max {replies[-1]:.2f} s",
-            flush=True,
-        )
 
 
-async def _exports(url: str, table: str, stop: float) -> None:
+async def _exports(url: str, table: str, halted: _Halt) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=120) as client:
-        while time.monotonic() < stop:
-            await client.get(f"/matches/{table}/mat")
+        while not halted():
+            with contextlib.suppress(httpx.HTTPError):
+                await client.get(f"/matches/{table}/mat")
 
 
 def _ws_url(url: str, table: str) -> str:
@@ -117,15 +120,46 @@ async def _hello(ws: ClientConnection, seed: str | None = None) -> dict[str, Any
             return msg
 
 
-async def _answer(ws: ClientConnection, message: dict[str, Any], ident: str) -> dict[str, Any]:
+@dataclass
+class _Seen:
+    """What a player saw: the newest state, and when the bot's first action came."""
+
+    state: dict[str, Any]
+    bot: float | None = None
+
+    def see(self, msg: dict[str, Any]) -> None:
+        if msg["type"] == "event":
+            if self.bot is None and msg["data"].get("by") == "bot":
+                self.bot = time.monotonic()
+            if "state" in msg:
+                self.state = msg["state"]
+        elif msg["type"] == "state":
+            self.state = msg
+
+
+async def _answer(
+    ws: ClientConnection, message: dict[str, Any], ident: str, seen: _Seen | None = None
+) -> dict[str, Any]:
+    """Send ``message``; its answer (``seen``: what came meanwhile)."""
     await ws.send(json.dumps({**message, "id": ident}))
+    given_up = time.monotonic() + 10
     while True:
-        msg = json.loads(await ws.recv())
+        try:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+        except TimeoutError:
+            if time.monotonic() > given_up:
+                return {"type": "error", "code": "no_answer"}
+            continue
+        if seen is not None:
+            seen.see(msg)
         if msg.get("id") == ident:
+            return msg
+        if msg["type"] == "error" and msg["code"] == "rate_limited":  # dropped: no answer
+            await asyncio.sleep(0.2)
             return msg
 
 
-async def _steps(url: str, targets: Targets, stop: float) -> None:
+async def _steps(url: str, targets: Targets, halted: _Halt) -> None:
     """One socket of the acey-deucey mover asking ``steps`` over and over."""
     for cookie in targets.acey_cookies:
         async with connect(
@@ -139,7 +173,7 @@ async def _steps(url: str, targets: Targets, stop: float) -> None:
             firsts = [[s[:3]] for s in state["match"]["step_options"]["steps"]]
             played: list[list[list[int]]] = [[], *firsts]
             n = 0
-            while time.monotonic() < stop:
+            while not halted():
                 await _answer(ws, {"type": "steps", "played": played[n % len(played)]}, f"s{n}")
                 n += 1
             return
@@ -147,7 +181,7 @@ async def _steps(url: str, targets: Targets, stop: float) -> None:
 
 async def _bot_table(
     url: str,
-    stop: float,
+    halted: _Halt,
     variant: str = "acey-deucey",
     level: str = "world-class",
     replies: list[float] | None = None,
@@ -165,36 +199,39 @@ async def _bot_table(
     async with connect(
         _ws_url(url, table), additional_headers={"Cookie": cookie}, max_size=2**22
     ) as ws:
-        state = await _hello(ws, "attacker")
+        seen = _Seen(await _hello(ws, "attacker"))
         n = 0
-        while time.monotonic() < stop and state["table"]["status"] == "playing":
+        while not halted() and seen.state["table"]["status"] == "playing":
             n += 1
-            message = await _decide(ws, state, n)
+            message = await _decide(ws, seen.state, n)
             acted = time.monotonic()
+            seen.bot = None
             if message is not None:
-                await _answer(ws, {**message, "version": state["version"]}, f"a{n}")
-            bot: list[float] = []
-            state = await _newest(ws, state, bot)
-            if replies is not None and message is not None and bot:
-                replies.append(bot[0] - acted)
+                await _answer(ws, {**message, "version": seen.state["version"]}, f"a{n}", seen)
+            while not _asked(seen.state) and not halted():
+                with contextlib.suppress(TimeoutError):
+                    seen.see(json.loads(await asyncio.wait_for(ws.recv(), 1.0)))
+            if replies is not None and message is not None and seen.bot is not None:
+                replies.append(seen.bot - acted)
+        if replies is not None:
+            _print_replies(replies)  # now: closing the socket may wait on a busy server
 
 
-async def _newest(ws: ClientConnection, state: dict[str, Any], bot: list[float]) -> dict[str, Any]:
-    """Wait for the next state that asks this player for something (``bot``: when the
-    bot's first action came)."""
-    while True:
-        msg = json.loads(await ws.recv())
-        if msg["type"] == "event" and msg["data"].get("by") == "bot" and not bot:
-            bot.append(time.monotonic())
-        if msg["type"] == "event" and "state" in msg:
-            state = msg["state"]
-        elif msg["type"] == "state":
-            state = msg
-        else:
-            continue
-        allowed = [a for a in state["you"]["allowed"] if a not in ("abandon", "resign")]
-        if allowed or state["table"]["status"] != "playing":
-            return state
+def _print_replies(replies: list[float]) -> None:
+    replies.sort()
+    if replies:
+        p50, p99 = (replies[min(len(replies) - 1, int(q * len(replies)))] for q in (0.5, 0.99))
+        print(
+            f"  a quiet table's bot (expert, 0.6 s pause): {len(replies)} replies, "
+            f"p50 {p50:.2f} s, p99 {p99:.2f} s, max {replies[-1]:.2f} s",
+            flush=True,
+        )
+
+
+def _asked(state: dict[str, Any]) -> bool:
+    """Whether a state asks this player for something (or the table is over)."""
+    allowed = [a for a in state["you"]["allowed"] if a not in ("abandon", "resign")]
+    return bool(allowed) or state["table"]["status"] != "playing"
 
 
 async def _decide(ws: ClientConnection, state: dict[str, Any], n: int) -> dict[str, Any] | None:
@@ -211,7 +248,7 @@ async def _decide(ws: ClientConnection, state: dict[str, Any], n: int) -> dict[s
             if options["type"] != "steps":
                 return None
         return {"type": "move", "move": options["move"]} if options.get("move") else None
-    for kind in ("roll", "take", "accept_resign"):
+    for kind in ("roll", "take", "accept_resign", "reject_resign", "drop"):
         if kind in allowed:
             return {"type": kind}
     return None

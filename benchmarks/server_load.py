@@ -529,8 +529,7 @@ def _one_run(args: argparse.Namespace, db: str, source: str | None, attacked: bo
         if args.attack:  # with or without the attack: a quiet bot table is measured
             from server_attack import attacking
 
-            wait = 10 + 0.3 * args.matches / args.clients  # the matches' set-up (``run``)
-            stack.enter_context(attacking(addresses[0], targets, wait + args.duration))
+            stack.enter_context(attacking(addresses[0], targets))
         return run(
             addresses,
             args.matches,
