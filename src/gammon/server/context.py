@@ -54,7 +54,7 @@ class Context:
             rate=settings.create_limit / 60.0, burst=max(1, int(2 * settings.create_limit))
         )
         #: Match downloads: built off the event loop, cached, rationed per address.
-        self.exports = Exports()
+        self.exports = Exports(processes=settings.bot_workers > 0)
         #: Click-to-move answers: cached, computed off the loop where they are heavy.
         self.steps = StepAnswers(processes=settings.bot_workers > 0)
         #: Open WebSockets per client address (``--max-sockets``).

@@ -2,8 +2,9 @@
 
 A table that lived long has thousands of entries and its ``.mat`` file takes seconds
 of CPU to write, so a download never runs on the event loop: it is built on the
-exports' :class:`~gammon.server.workqueue.WorkQueue` (one thread; the clients asking
-are served in turn), kept once the match is finished (its record no longer changes),
+exports' :class:`~gammon.server.workqueue.WorkQueue` (one worker: a process when the
+server runs its bots in processes, so that it does not even share the event loop's
+interpreter lock, else a thread; the clients asking are served in turn), kept once the match is finished (its record no longer changes),
 rationed per client address and sent in chunks.
 
 >>> from gammon.server.table import initial_state
@@ -106,8 +107,8 @@ def chunks(data: bytes) -> Iterator[bytes]:
 class Exports:
     """The downloads of one process: their queue, their cache, their ration."""
 
-    def __init__(self, workers: int = 1) -> None:
-        self.queue = WorkQueue("gammon-export", workers, per_key=2)
+    def __init__(self, workers: int = 1, *, processes: bool = False) -> None:
+        self.queue = WorkQueue("gammon-export", workers, per_key=2, processes=processes)
         self.limiter = KeyedLimiter(EXPORT_RATE, EXPORT_BURST)
         self._cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self._bytes = 0
