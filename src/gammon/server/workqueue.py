@@ -1,7 +1,8 @@
 """Bounded, fair queues for CPU-heavy work, off the event loop.
 
 A :class:`WorkQueue` runs functions on a few workers of its own (threads, or worker
-processes for work that must not even share the server's interpreter lock).  Jobs
+processes, at a lower CPU priority, for work that must not even share the server's
+interpreter lock).  Jobs
 wait in one line per *key* (a client address, a table); when a worker is free it
 takes the next job of the waiting key that has used the least worker time lately
 (decaying with a half-life of :data:`HALF_LIFE` seconds), so a key that asks for a
@@ -28,6 +29,7 @@ import concurrent.futures
 import functools
 import itertools
 import multiprocessing
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Hashable
@@ -36,12 +38,15 @@ from typing import Any, Final, TypeVar
 
 from gammon.server.protocol import ServerError
 
-__all__ = ["HALF_LIFE", "WorkQueue"]
+__all__ = ["HALF_LIFE", "WORKER_NICENESS", "WorkQueue"]
 
 T = TypeVar("T")
 
 #: Seconds after which a key's past use of the workers counts half.
 HALF_LIFE: Final = 10.0
+#: How much lower a worker process's CPU priority is than the server's (``os.nice``): on
+#: a busy machine the event loop, which answers every socket, gets a core first.
+WORKER_NICENESS: Final = 10
 #: Keys whose use is remembered (the least used are forgotten first).
 _KEYS_KEPT: Final = 10_000
 
@@ -103,7 +108,10 @@ class WorkQueue:
         if self._executor is None:
             if self.processes:
                 self._executor = concurrent.futures.ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn")
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=os.nice,  # the event loop's process comes first for a core
+                    initargs=(WORKER_NICENESS,),
                 )
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
