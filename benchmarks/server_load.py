@@ -29,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
 
 
 @dataclass
@@ -63,14 +65,46 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(f) for f in fields[11:15]) / ticks
 
 
+#: ``gammon`` under cProfile, the statistics written to ``argv[1]`` when it stops (uvicorn
+#: raises SIGTERM again after its graceful shutdown: the handler set before it dumps).
+_PROFILED = """
+import cProfile, signal, sys
+from gammon.cli import main
+profile = cProfile.Profile()
+def stop(signum, frame):
+    profile.disable()
+    profile.dump_stats(sys.argv[1])
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+profile.enable()
+main(sys.argv[2:])
+stop(0, None)
+"""
+
+
 @contextlib.contextmanager
-def server_process(database_url: str, extra: list[str]) -> Iterator[tuple[str, int]]:
-    """``gammon serve`` on 127.0.0.1, a free port; yields its address and pid."""
+def server_process(
+    database_url: str,
+    extra: list[str],
+    sockets: int,
+    source: str | None = None,
+    profile: str | None = None,
+) -> Iterator[tuple[str, int]]:
+    """``gammon serve`` on 127.0.0.1, a free port; yields its address and pid.
+
+    Every player of the benchmark comes from 127.0.0.1: the server is told to allow
+    ``sockets`` WebSockets and any number of new guests and tables from there.
+    ``source``: run the ``gammon`` of that source folder (another commit's ``src``).
+    ``profile``: run it under cProfile, its statistics written to that file at the end.
+    """
+    env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = source
+    runner = ["-c", _PROFILED, profile] if profile else ["-m", "gammon"]
     proc = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "gammon",
+            *runner,
             "serve",
             "--host",
             "127.0.0.1",
@@ -80,14 +114,16 @@ def server_process(database_url: str, extra: list[str]) -> Iterator[tuple[str, i
             database_url,
             "--log-level",
             "warning",
-            # every player of the benchmark comes from 127.0.0.1
             "--create-limit",
             "1000000",
+            "--max-sockets",
+            str(sockets),
             *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        env=env,
     )
     try:
         assert proc.stdout is not None
@@ -102,6 +138,8 @@ def server_process(database_url: str, extra: list[str]) -> Iterator[tuple[str, i
                 break
         if not url:
             raise RuntimeError("the server did not start")
+        # its warnings must never fill the pipe and stall it
+        threading.Thread(target=proc.stdout.read, daemon=True).start()
         yield url, proc.pid
     finally:
         proc.terminate()
@@ -169,17 +207,18 @@ async def player(
     think: float,
     seed: int,
 ) -> None:
-    """Play one seat until ``stop_at``."""
+    """Play one seat until ``stop_at`` (a connection lost counts as an error)."""
     rng = random.Random(seed)
     cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     ws_url = "ws" + url[4:] + f"/ws/table/{table}"
-    async with connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22) as ws:
-        await ws.send(
-            json.dumps(
-                {"type": "hello", "protocol": 1, "last_version": None, "client_seed": str(seed)}
-            )
-        )
-        await _play(ws, rng, stats, stop_at, think)
+    try:
+        async with connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22) as ws:
+            hello = {"type": "hello", "protocol": 1, "last_version": None, "client_seed": str(seed)}
+            await ws.send(json.dumps(hello))
+            await _play(ws, rng, stats, stop_at, think)
+    except (OSError, WebSocketException) as exc:
+        name = f"connection lost ({type(exc).__name__})"
+        stats.errors[name] = stats.errors.get(name, 0) + 1
 
 
 async def _play(
@@ -263,8 +302,6 @@ def run(
         time.sleep(duration)
         window.append(sum(cpu_seconds(pid) for pid in pids) - before)
 
-    import threading
-
     meter = threading.Thread(target=measure, daemon=True)
     meter.start()
     ctx = multiprocessing.get_context("spawn")
@@ -308,6 +345,14 @@ async def _clients(
         async def setup(i: int) -> list[tuple[str, httpx.AsyncClient, str, int]]:
             # both players of a match use the same server process (table affinity)
             url = urls[i % len(urls)]
+            try:
+                return await _setup_one(url, i)
+            except (httpx.HTTPError, OSError) as exc:  # a server that does not answer
+                name = f"set-up failed ({type(exc).__name__})"
+                stats.errors[name] = stats.errors.get(name, 0) + 1
+                return []
+
+        async def _setup_one(url: str, i: int) -> list[tuple[str, httpx.AsyncClient, str, int]]:
             async with sem:
                 a, a_csrf = await stack.enter_async_context(guest(url))
                 b, b_csrf = await stack.enter_async_context(guest(url))
@@ -349,7 +394,9 @@ def report(label: str, stats: Stats, duration: float) -> None:
     def pct(p: float) -> float:
         return lat[min(n - 1, int(p * n))] * 1000 if n else float("nan")
 
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{label}:")
+    print(f"  load average (1, 5, 15 min) at the end: {load}")
     print(f"  actions acknowledged: {n} in {duration:.0f} s = {n / duration:.1f} actions/s")
     print(
         f"  action latency (send -> ack): p50 {pct(0.50):.1f} ms, p90 {pct(0.90):.1f} ms, "
@@ -410,6 +457,20 @@ def main() -> int:
         "--url",
         help="use this already running server instead of starting one (loopback addresses only)",
     )
+    parser.add_argument(
+        "--server-src",
+        action="append",
+        help="run the server from this source folder (e.g. another commit's src, checked out "
+        "with git worktree); repeat to compare commits in one run (default: this gammon)",
+    )
+    parser.add_argument(
+        "--attack",
+        action="store_true",
+        help="also play the matches while the bounded attack of issue #20 runs (20 sockets "
+        "on acey-deucey steps, 4 clients looping on a long match's .mat, 10 acey-deucey "
+        "tables against the world-class bot), after a run without it",
+    )
+    parser.add_argument("--profile", help="cProfile the (first) server into this file")
     args = parser.parse_args()
     if args.url is not None:
         from urllib.parse import urlsplit
@@ -429,30 +490,54 @@ def main() -> int:
         stats = run([args.url], args.matches, args.duration, args.think, None, args.clients)
         report(args.url, stats, args.duration)
         return 0
+    sources: list[str | None] = list(args.server_src or [None])
     for db in runs:
-        with contextlib.ExitStack() as stack:
-            if db == "sqlite":
-                folder = stack.enter_context(tempfile.TemporaryDirectory())
-                url = f"sqlite:///{Path(folder) / 'load.db'}"
-            else:
-                url = stack.enter_context(postgres_schema(args.postgres_url))
-            extra = ["--redis-url", args.redis_url] if args.processes > 1 else []
-            servers = [
-                stack.enter_context(server_process(url, extra)) for _ in range(args.processes)
-            ]
-            stats = run(
-                [address for address, _ in servers],
-                args.matches,
-                args.duration,
-                args.think,
-                [pid for _, pid in servers],
-                args.clients,
-            )
-            label = (
-                db if args.processes == 1 else f"{db}, {args.processes} server processes + Redis"
-            )
-            report(label, stats, args.duration)
+        for source in sources:
+            for attacked in (False, True) if args.attack else (False,):
+                label = db if args.processes == 1 else f"{db}, {args.processes} processes + Redis"
+                if source is not None:
+                    label += f", server from {source}"
+                if attacked:
+                    label += ", under attack"
+                stats = _one_run(args, db, source, attacked)
+                report(label, stats, args.duration)
     return 0
+
+
+def _one_run(args: argparse.Namespace, db: str, source: str | None, attacked: bool) -> Stats:
+    """Start the servers on a fresh database, play, stop them."""
+    with contextlib.ExitStack() as stack:
+        if db == "sqlite":
+            folder = stack.enter_context(tempfile.TemporaryDirectory())
+            url = f"sqlite:///{Path(folder) / 'load.db'}"
+        else:
+            url = stack.enter_context(postgres_schema(args.postgres_url))
+        targets = None
+        if attacked:
+            from server_attack import prepare
+
+            targets = prepare(url)
+        extra = ["--redis-url", args.redis_url] if args.processes > 1 else []
+        sockets = 4 * args.matches + 100  # both players of each match, and the attackers
+        servers = [
+            stack.enter_context(
+                server_process(url, extra, sockets, source, args.profile if i == 0 else None)
+            )
+            for i in range(args.processes)
+        ]
+        addresses = [address for address, _ in servers]
+        if args.attack:  # with or without the attack: a quiet bot table is measured
+            from server_attack import attacking
+
+            stack.enter_context(attacking(addresses[0], targets))
+        return run(
+            addresses,
+            args.matches,
+            args.duration,
+            args.think,
+            [pid for _, pid in servers],
+            args.clients,
+        )
 
 
 if __name__ == "__main__":

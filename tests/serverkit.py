@@ -109,6 +109,9 @@ class WS:
             self.version = msg["version"]
             if "state" in msg:
                 self.state = msg["state"]
+            elif msg["kind"] == "chat" and self.state is not None:
+                # a chat line changes nothing else: the state is at its version
+                self.state = {**self.state, "version": msg["version"]}
         elif msg.get("type") == "state":
             self.version = msg["version"]
             self.state = msg
@@ -136,12 +139,13 @@ class WS:
                 return msg
 
     def reply(self, obj: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
-        """Send a message with an id and return the ack/error/steps/hint/pong that answers it."""
+        """Send a message with an id and return the ack/error/steps/hint/history/pong answering it."""
         ident = f"m{time.monotonic_ns()}"
         self.send({**obj, "id": ident})
         return self.until(
             lambda m: (
-                m.get("id") == ident and m.get("type") in ("ack", "error", "steps", "hint", "pong")
+                m.get("id") == ident
+                and m.get("type") in ("ack", "error", "steps", "hint", "history", "pong")
             ),
             timeout,
         )

@@ -117,8 +117,10 @@ def test_the_escrow_is_settled_game_by_game(players: Make, server: RunningServer
     wait_state(ws, lambda s: len(s["match"]["games"]) == 1 and s["table"]["escrow"] == [10, 10])
     me = loser.http.get("/api/me/ledger").json()
     assert (me["balance"], me["held"]) == (995, 10)
-    reasons = [(x["reason"], x["amount"], x["held"]) for x in me["ledger"][:3]]
-    assert reasons == [("hold", 0, 10), ("release", 0, 5), ("game", -5, 10)]
+    lines = [(x["reason"], x["amount"], x["balance"], x["held"]) for x in me["ledger"][:3]]
+    # newest first: the loss releases its escrow, then is paid, then the escrow is held
+    # again; no line shows more held than the balance
+    assert lines == [("hold", 0, 995, 10), ("game", -5, 995, 5), ("release", 0, 1000, 5)]
     for p in (a, b):
         assert p.post(f"/api/tables/{pair.table}/leave", {}).status_code in (200, 409)
     for p in (a, b):
@@ -198,15 +200,29 @@ def test_a_long_journal_opens_as_one_snapshot(players: Make) -> None:
     snapshot = ws.recv()
     assert snapshot["type"] == "state" and snapshot["version"] == version
     assert "resync" not in snapshot
-    # the move list's history: the start and every action of the three games
+    # the move list's history: the current game (the 4th), from the action that ended
+    # the 3rd (issue #20: a snapshot stays small however long the session)
+    assert snapshot["history_game"] == 4
     kinds = [h["kind"] for h in snapshot["history"]]
-    assert kinds[0] == "start" and kinds.count("action") > 6
+    assert kinds[0] == "action" and "start" not in kinds
     events = [e["kind"] for h in snapshot["history"] for e in h["data"].get("events", [])]
-    assert events.count("game_over") == 3
+    assert events.count("game_over") == 1 and events.count("game_started") == 1
     assert len(snapshot["chat"]) == 50 and snapshot["chat"][-1]["text"] == "line 599"
     ws.settle(0.5)
     # nothing replayed (the presence message tells the players about the new viewer)
     assert [m["type"] for m in ws.seen if m["type"] != "presence"] == ["welcome", "state"]
+    # the earlier games come by page: each from its first entry through the one ending it
+    for game in (1, 2, 3):
+        page = ws.reply({"type": "history", "game": game})
+        assert page["games"] == 4 and page["version"] == version
+        over = [
+            e["data"]["game"]
+            for h in page["history"]
+            for e in h["data"].get("events", [])
+            if e["kind"] == "game_over"
+        ]
+        assert over[-1] == game and len(over) == (1 if game == 1 else 2)
+    assert ws.reply({"type": "history", "game": 1})["history"][0]["kind"] == "start"
     # a client far behind is sent a snapshot too, marked as a resync
     late = viewer.connect(pair.table, last_version=5)
     again = late.recv()

@@ -3,10 +3,11 @@ a restart every match resumes in the same state; clients resume by their last ve
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
-from serverkit import Pair, Player, ServeProcess, wait_state
+from serverkit import Pair, Player, ServeProcess, need_services, wait_state
 
 
 def strip(state: dict[str, Any]) -> dict[str, Any]:
@@ -96,3 +97,85 @@ def test_sigkill_and_restart_lose_nothing(tmp_path: Path) -> None:
         b.close()
     finally:
         second.stop()
+
+
+# ---------------------------------------------------------------- with Redis (issue #20)
+
+
+def _reconnect(player: Player, proc: ServeProcess) -> None:
+    import httpx
+
+    player.server = proc.server()
+    cookies = dict(player.http.cookies)
+    player.http.close()
+    player.http = httpx.Client(base_url=proc.url, timeout=20, cookies=cookies)
+
+
+def _restart_with_redis(processes: int, stop: str, down: float, kill_all: bool = True) -> None:
+    """A clocked match (1 s + 3 s) on ``processes`` processes sharing PostgreSQL and
+    Redis; ``stop`` (``kill``: SIGKILL, ``term``: SIGTERM) the first (``kill_all``: every
+    one), wait ``down`` seconds, start it again: the mover must not lose on time, and a
+    table nobody held in the meantime gets exactly one ``resume``."""
+    from serverkit import REDIS_URL, postgres_schema
+
+    with postgres_schema() as url:
+        args = ("--database-url", url, "--redis-url", REDIS_URL, "--reconnect-grace", "5")
+        procs = [ServeProcess(*args) for _ in range(processes)]
+        restarted: list[ServeProcess] = []
+        try:
+            a, b = Player(procs[0].server()).guest(), Player(procs[-1].server()).guest()
+            # the process left running drives the clock all along: a longer one there
+            clock = {"delay": 1, "reserve_base": 3 if kill_all else 30, "reserve_per_point": 0}
+            table = a.create(match_length=1, clock=clock)["id"]
+            assert b.sit(table, 1).status_code == 200
+            pair = Pair(table, (a, b), (a.connect(table, seed="a"), b.connect(table, seed="b")))
+            for ws in pair.sockets:
+                wait_state(
+                    ws, lambda s: s["clock"] is not None and s["clock"]["running"] is not None
+                )
+            version = max(ws.version for ws in pair.sockets)
+            for p in (a, b):
+                p.close()
+            for proc in procs if kill_all else procs[:1]:
+                proc.kill() if stop == "kill" else proc.stop()
+            time.sleep(down)
+            again = ServeProcess(*args)
+            restarted.append(again)
+            for p in (a, b):
+                _reconnect(p, again)
+            ws = a.connect(table, last_version=version)
+            time.sleep(3)  # past the mover's 1 s + 3 s, had the downtime counted
+            ws.settle(0.5)
+            kinds = [m["kind"] for m in ws.seen if m["type"] == "event"]
+            assert ws.state is not None and ws.state["table"]["status"] == "playing", kinds
+            assert "timeout" not in str(ws.state["table"]["result"])
+            assert kinds.count("resume") == (1 if kill_all else 0), kinds
+            a.close()
+            b.close()
+        finally:
+            for proc in (*procs, *restarted):
+                proc.stop()
+
+
+def test_with_redis_sigkill_and_a_quick_restart_resume() -> None:
+    """The liveness key of the killed process has not expired yet (issue #20: no resume
+    was written and the mover lost on time 0.9 s after the restart)."""
+    need_services()
+    _restart_with_redis(1, "kill", down=0.5)
+
+
+def test_with_redis_sigterm_and_restart_resume() -> None:
+    need_services()
+    _restart_with_redis(1, "term", down=0.5)
+
+
+def test_with_redis_both_processes_killed_resume() -> None:
+    need_services()
+    _restart_with_redis(2, "kill", down=6)
+
+
+def test_with_redis_a_table_held_by_another_process_does_not_resume() -> None:
+    """One of two processes is killed and comes back: the other drove the table all along,
+    so nothing resumes (the table was never down)."""
+    need_services()
+    _restart_with_redis(2, "kill", down=1, kill_all=False)

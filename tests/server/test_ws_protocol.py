@@ -451,10 +451,12 @@ def test_a_session_ends_when_a_loss_leaves_too_little_escrow(
     ledger = poor.http.get("/api/me/ledger").json()
     assert ledger["balance"] == 1
     lines = [(x["reason"], x["amount"], x["balance"], x["held"]) for x in ledger["ledger"]]
+    # newest first: the loss releases the escrow it uses, then is paid (never more held
+    # than the balance), then the rest is released as the session ends
     assert lines == [
         ("release", 0, 1, 0),
-        ("release", 0, 1, 1),
-        ("game", -1, 1, 2),
+        ("game", -1, 1, 1),
+        ("release", 0, 2, 1),
         ("hold", 0, 2, 2),
         ("opening", 2, 2, 0),
     ]

@@ -20,6 +20,7 @@ import hmac
 import re
 import secrets
 import time
+from collections import OrderedDict
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -81,6 +82,10 @@ def csrf_equal(given: str | None, expected: str | None) -> bool:
     return hmac.compare_digest(given.encode(), expected.encode())
 
 
+#: Sessions closed by this process that ``Auth.closed_here`` remembers.
+_CLOSED_KEPT: Final = 10_000
+
+
 class Auth:
     """Sign-up, sign-in, guests and sessions on one store."""
 
@@ -90,6 +95,9 @@ class Auth:
         self.settings = settings
         self._hasher = PasswordHasher()
         self._dummy_hash: str | None = None
+        #: Sessions closed by this process lately (token hashes, oldest first): a socket
+        #: opened with one stops at once, without asking the database.
+        self._closed: OrderedDict[str, None] = OrderedDict()
 
     async def _hash(self, password: str) -> str:
         return await asyncio.to_thread(self._hasher.hash, password)
@@ -121,7 +129,15 @@ class Auth:
     async def close_session(self, token: str | None) -> None:
         """Sign out (nothing if there is no such session)."""
         if token:
-            await self.db.run(self.store.delete_session, token_hash(token))
+            hashed = token_hash(token)
+            await self.db.run(self.store.delete_session, hashed)
+            self._closed[hashed] = None
+            while len(self._closed) > _CLOSED_KEPT:
+                self._closed.popitem(last=False)
+
+    def closed_here(self, token: str | None) -> bool:
+        """Whether this process closed ``token``'s session lately (no database query)."""
+        return bool(token) and token_hash(token or "") in self._closed
 
     async def new_guest(self) -> UserRow:
         """A guest account with the starting balance."""

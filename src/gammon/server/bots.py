@@ -1,30 +1,35 @@
 """Bot seats: ``gammon.bots.seat.choose_action`` run off the event loop.
 
-A bot decision is CPU-bound (up to about a second), so it runs in worker
-processes (``--bot-workers``; 0 runs it on one thread of the server process).
+A bot decision is CPU-bound (up to seconds), so it runs in worker processes
+(``--bot-workers``; 0 runs it on one thread of the server process), the tables taking
+turns fairly, each decision within a time budget (:data:`BOT_BUDGET`).
 A bot's ``Roll`` draws the match's next verifiable dice (and the server checks
 that it did), so a bot never chooses dice.
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import logging
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+import signal
+import threading
+from collections.abc import Hashable
 from typing import Final
 
 from gammon.dice import Dice
 from gammon.match import Action, MatchState
 from gammon.match.fairdice import FixedDice
+from gammon.server.workqueue import WorkQueue
 
-__all__ = ["BOT_LEVELS", "BotRunner", "bots_available", "choose_in_worker"]
+__all__ = ["BOT_BUDGET", "BOT_LEVELS", "BotRunner", "bots_available", "choose_in_worker"]
 
 log = logging.getLogger(__name__)
 
 #: The levels ``choose_action`` knows.
 BOT_LEVELS: Final = ("beginner", "intermediate", "expert", "world-class")
+#: Seconds a bot may think about one decision (in a worker process); past them the
+#: server plays a safe action for it (``gammon.server.actor.autopilot.safe_action``).
+BOT_BUDGET: Final = 3.0
 
 
 def bots_available() -> bool:
@@ -35,37 +40,57 @@ def bots_available() -> bool:
         return False
 
 
-def choose_in_worker(state: MatchState, seat: int, level: str, dice: Dice) -> Action:
-    """Run in a worker: the bot's action for ``seat`` in ``state``; a roll gets ``dice``."""
+class _OverBudgetError(Exception):
+    """A bot's thinking ran past its budget."""
+
+
+def _over_budget(signum: int, frame: object) -> None:
+    raise _OverBudgetError
+
+
+def choose_in_worker(
+    state: MatchState, seat: int, level: str, dice: Dice, budget: float | None = None
+) -> Action | None:
+    """Run in a worker: the bot's action for ``seat`` in ``state``; a roll gets ``dice``.
+
+    ``budget``: seconds it may think; past them it stops and None is returned (the server
+    then plays its safe action).  Only a worker process's main thread can be interrupted
+    so; on a thread of the server the bot thinks as long as it takes.
+    """
     from gammon.bots.seat import choose_action
 
-    return choose_action(state, seat, level, dice=FixedDice([dice]))
+    if budget is None or threading.current_thread() is not threading.main_thread():
+        return choose_action(state, seat, level, dice=FixedDice([dice]))
+    previous = signal.signal(signal.SIGALRM, _over_budget)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, budget)
+        try:
+            return choose_action(state, seat, level, dice=FixedDice([dice]))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _OverBudgetError:
+        return None
+    finally:
+        signal.signal(signal.SIGALRM, previous)
 
 
 class BotRunner:
-    """The pool that computes bot decisions (started on first use)."""
+    """The workers that compute bot decisions: a :class:`WorkQueue` of ``workers``
+    processes (0: one thread), where the tables take turns, the one that used the
+    workers least lately first, so ten tables of heavy bots cannot starve another's."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, budget: float = BOT_BUDGET) -> None:
         self.workers = workers
-        self._executor: Executor | None = None
+        self.budget = budget
+        self.queue = WorkQueue("gammon-bot", max(1, workers), per_key=4, processes=workers > 0)
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            if self.workers > 0:
-                self._executor = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn")
-                )
-            else:
-                self._executor = ThreadPoolExecutor(1, thread_name_prefix="gammon-bot")
-        return self._executor
-
-    async def choose(self, state: MatchState, seat: int, level: str, dice: Dice) -> Action:
-        """The bot's decision, computed in the pool (``dice`` for a roll: the match's next)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), choose_in_worker, state, seat, level, dice)
+    async def choose(
+        self, state: MatchState, seat: int, level: str, dice: Dice, key: Hashable = None
+    ) -> Action | None:
+        """The bot's decision at table ``key`` (``dice`` for a roll: the match's next), or
+        None when it ran past its budget."""
+        return await self.queue.run(key, choose_in_worker, state, seat, level, dice, self.budget)
 
     def close(self) -> None:
         """Stop the workers."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        self.queue.close(wait=True)

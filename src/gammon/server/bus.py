@@ -9,6 +9,14 @@ message; actors also check their tables every ``sync_interval`` seconds.
 
 Bot decisions are expensive, so processes *claim* each one (``SET NX``) and only
 the winner computes it.
+
+Liveness: each process keeps ``gammon:alive:<its id>`` fresh (:data:`ALIVE_TTL`) and
+deletes it when it stops (SIGTERM); a process that holds a table registers as one of
+its *drivers* (``gammon:drivers:<table>``).  A process that loads a table asks whether
+another live process drives it: if none does, the table was down (its drivers were
+killed or stopped) and the decision in progress gets a ``resume``.  A driver killed a
+moment ago still looks alive until its key expires, so an answer "another drives it"
+is checked again after :data:`ALIVE_TTL`.
 """
 
 from __future__ import annotations
@@ -26,10 +34,12 @@ __all__ = ["Bus", "LocalBus", "RedisBus", "make_bus", "subscribe"]
 log = logging.getLogger(__name__)
 
 CHANNEL: Final = "gammon:tables"
-#: Set (with a short expiry) by every running process: a process that starts and finds
-#: it knows that the tables in play were never down.
-ALIVE_KEY: Final = "gammon:alive"
-ALIVE_TTL: Final = 15.0
+#: ``ALIVE_PREFIX + process id``: set (with a short expiry) by every running process.
+ALIVE_PREFIX: Final = "gammon:alive:"
+#: Seconds a process's liveness key lasts without a heartbeat.
+ALIVE_TTL: Final = 3.0
+#: ``DRIVERS_PREFIX + table id``: a hash of the processes that hold the table.
+DRIVERS_PREFIX: Final = "gammon:drivers:"
 
 #: Called with (table id, version) for each commit announced by another process.
 Listener = Callable[[str, int], Awaitable[None]]
@@ -53,8 +63,13 @@ class Bus(Protocol):
         """Whether this process won ``key`` (held for ``ttl`` seconds)."""
         ...
 
-    async def alone(self) -> bool:
-        """Whether no other server process was running when this one started."""
+    async def adopt(self, table_id: str) -> bool:
+        """Register this process as a driver of ``table_id``; whether the table was down
+        (no other live process drove it), so the decision in progress must resume."""
+        ...
+
+    async def release(self, table_id: str) -> None:
+        """This process no longer holds ``table_id``."""
         ...
 
     async def close(self) -> None:
@@ -77,9 +92,12 @@ class LocalBus:
         """Always won."""
         return True
 
-    async def alone(self) -> bool:
-        """One process: nobody else."""
+    async def adopt(self, table_id: str) -> bool:
+        """One process: a table loaded was down (this process just started)."""
         return True
+
+    async def release(self, table_id: str) -> None:
+        """Nobody to tell."""
 
     async def close(self) -> None:
         """Nothing to close."""
@@ -98,32 +116,70 @@ class RedisBus:
         self._task: asyncio.Task[None] | None = None
         self._listener: Listener | None = None
         self._started = asyncio.Event()
-        self._alone = True
         self._beat: asyncio.Task[None] | None = None
 
     async def start(self, listener: Listener) -> None:
         """Subscribe, and deliver announcements from other processes to ``listener``."""
         await self._redis.ping()
-        self._alone = not await self._redis.exists(ALIVE_KEY)
+        await self._beat_once()
         self._beat = asyncio.create_task(self._heartbeat(), name="gammon-redis-heartbeat")
         self._listener = listener
         self._task = asyncio.create_task(self._listen(), name="gammon-redis-bus")
         await asyncio.wait_for(self._started.wait(), timeout=10)
 
+    async def _beat_once(self) -> None:
+        await self._redis.set(ALIVE_PREFIX + self._origin, "1", px=round(ALIVE_TTL * 1000))
+
     async def _heartbeat(self) -> None:
-        """Keep :data:`ALIVE_KEY` set while this process runs."""
+        """Keep this process's liveness key set while it runs."""
         while True:
+            await asyncio.sleep(ALIVE_TTL / 3)
             try:
-                await self._redis.set(ALIVE_KEY, self._origin, px=round(ALIVE_TTL * 1000))
+                await self._beat_once()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.warning("redis bus: heartbeat failed: %s", exc)
-            await asyncio.sleep(ALIVE_TTL / 3)
 
-    async def alone(self) -> bool:
-        """No other process had set :data:`ALIVE_KEY` when this one started."""
-        return self._alone
+    async def _other_drivers(self, table_id: str) -> list[str]:
+        """The live processes other than this one that hold ``table_id`` (the dead ones
+        are struck off)."""
+        key = DRIVERS_PREFIX + table_id
+        drivers = [
+            d.decode() if isinstance(d, bytes) else str(d) for d in await self._redis.hkeys(key)
+        ]
+        others = [d for d in drivers if d != self._origin]
+        if not others:
+            return []
+        alive = await self._redis.mget([ALIVE_PREFIX + d for d in others])
+        dead = [d for d, a in zip(others, alive, strict=True) if a is None]
+        if dead:
+            await self._redis.hdel(key, *dead)
+        return [d for d, a in zip(others, alive, strict=True) if a is not None]
+
+    async def adopt(self, table_id: str) -> bool:
+        """Register as a driver; the table was down if no other live process drives it
+        (asked again after :data:`ALIVE_TTL` when one seems to: it may have just died).
+        When Redis cannot answer, the table counts as down (a resume only gives time)."""
+        try:
+            others = await self._other_drivers(table_id)
+            await self._redis.hset(DRIVERS_PREFIX + table_id, self._origin, "1")
+            if not others:
+                return True
+            await asyncio.sleep(ALIVE_TTL + 0.5)
+            return not await self._other_drivers(table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("redis bus: adopting table %s failed: %s", table_id, exc)
+            return True
+
+    async def release(self, table_id: str) -> None:
+        """Strike this process off the table's drivers."""
+        try:
+            await self._redis.hdel(DRIVERS_PREFIX + table_id, self._origin)
+        except Exception as exc:
+            log.warning("redis bus: releasing table %s failed: %s", table_id, exc)
 
     async def _listen(self) -> None:
         await subscribe(self._redis, CHANNEL, self._deliver, self._started)
@@ -170,6 +226,10 @@ class RedisBus:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        try:  # stopped: at once no longer alive, so a restart resumes what it held
+            await self._redis.delete(ALIVE_PREFIX + self._origin)
+        except Exception as exc:
+            log.warning("redis bus: could not clear the liveness key: %s", exc)
         await self._redis.aclose()
 
 

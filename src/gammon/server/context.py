@@ -22,11 +22,13 @@ from gammon.server.auth import Auth
 from gammon.server.bots import BotRunner
 from gammon.server.bus import Bus, make_bus
 from gammon.server.challenges import Challenges
+from gammon.server.exports import Exports
 from gammon.server.hub import Hub
 from gammon.server.i18n import person
 from gammon.server.notify import Notifier
 from gammon.server.ratelimit import KeyedLimiter
 from gammon.server.settings import Settings
+from gammon.server.steps import StepAnswers
 from gammon.server.tournaments import Tournaments
 from gammon.storage import Database, Standings, Store
 
@@ -57,6 +59,10 @@ class Context:
         self.create_limiter = KeyedLimiter(
             rate=settings.create_limit / 60.0, burst=max(1, int(2 * settings.create_limit))
         )
+        #: Match downloads: built off the event loop, cached, rationed per address.
+        self.exports = Exports(processes=settings.bot_workers > 0)
+        #: Click-to-move answers: cached, computed off the loop where they are heavy.
+        self.steps = StepAnswers(processes=settings.bot_workers > 0)
         #: Open WebSockets per client address (``--max-sockets``).
         self.sockets: dict[str, int] = {}
         self._db: Database | None = None
@@ -156,5 +162,7 @@ class Context:
             await asyncio.to_thread(self._bots.close)
         if self._analysis is not None:
             await asyncio.to_thread(self._analysis.close)
+        self.exports.close()
+        self.steps.close()
         if self._db is not None:
             await asyncio.to_thread(self._db.close)

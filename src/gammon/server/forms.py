@@ -27,6 +27,7 @@ gammon.server.protocol.ServerError: the plakoto variant is played without a cube
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -49,6 +50,8 @@ BOOLEAN_OPTIONS: Final = (
 )
 _INT_OPTIONS: Final = ("match_length", "stake", "automatic_doubles")
 _TEXT_OPTIONS: Final = ("variant", "end_setting", "first_move")
+#: What an integer field may look like as text (ASCII digits only: ``re.ASCII``).
+_INTEGER: Final = re.compile(r"\s*[-+]?[0-9]{1,11}\s*", re.ASCII)
 _EXTRA: Final = frozenset(
     {
         "seat",
@@ -82,9 +85,19 @@ def _flag(value: Any, name: str) -> bool:
 
 
 def _integer(value: Any, name: str) -> int:
+    """An integer field: a JSON integer, or text of ASCII digits with an optional sign
+    (not ``"--5"`` nor ``"²"``, which :meth:`str.isdigit` lets through).
+
+    >>> _integer(" -5 ", "stake"), _integer(7, "stake")
+    (-5, 7)
+    >>> _integer("²", "stake")
+    Traceback (most recent call last):
+    ...
+    gammon.server.protocol.ServerError: stake must be an integer
+    """
     if type(value) is int:
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
+    if isinstance(value, str) and _INTEGER.fullmatch(value):
         return int(value)
     raise _bad(f"{name} must be an integer")
 

@@ -2,7 +2,8 @@
 
 On start the hub resumes every table in play (their journals are replayed),
 so clocks and bots carry on after a restart and reconnecting clients find
-their tables exactly as they left them.
+their tables exactly as they left them.  A table that no live process held
+(``Bus.adopt``) gets a ``resume``: the time it was down never counts.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from gammon.match import TableOptions
 from gammon.server.actor import TableActor
 from gammon.server.auth import now_ms
 from gammon.server.bots import BOT_LEVELS, BotRunner, bots_available
-from gammon.server.bus import Bus
+from gammon.server.bus import ALIVE_TTL, Bus
 from gammon.server.connection import dumps
 from gammon.server.protocol import ServerError
 from gammon.server.results import check_rated_seat
 from gammon.server.settings import Settings
 from gammon.server.table import TableState
+from gammon.server.workqueue import WorkQueue
 from gammon.storage import Database, Store, UserRow
 
 __all__ = ["TABLE_ID", "Hub", "TableRequest"]
@@ -37,6 +39,8 @@ log = logging.getLogger(__name__)
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
 #: Seconds an actor with no connections and no match in play is kept.
 _EVICT_AFTER: Final = 30.0
+#: Threads for the rules' heavy work (``TableHost.work``).
+RULES_WORKERS: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +68,9 @@ class Hub:
         self.bus = bus
         self.bots = bots
         self.actors: dict[str, TableActor] = {}
+        self.work = WorkQueue("gammon-rules", RULES_WORKERS, per_key=64)
         self._loading: dict[str, asyncio.Future[TableActor | None]] = {}
+        self._adopting: dict[str, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sync_task: asyncio.Task[None] | None = None
         self._cleanup_task: asyncio.Task[None] | None = None
@@ -75,15 +81,13 @@ class Hub:
         """Listen to other processes and resume every table in play."""
         await self.bus.start(self._on_remote)
         live = await self.db.run(self.store.table_ids, "playing")
-        # the tables were down only if no other process kept them going
-        restarted = await self.bus.alone()
         for table_id in live:
             try:
-                actor = await self.get(table_id)
-                if actor is not None and restarted:
-                    await actor.call(actor.autopilot.resume)
+                await self.get(table_id)  # its resume, if it was down: ``_adopt``
             except Exception:
                 log.exception("could not resume table %s", table_id)
+        if not self.bus.shared:  # one process: every table was down; resumed before serving
+            await asyncio.gather(*self._adopting.values(), return_exceptions=True)
         if live:
             log.info("resumed %d table(s) in play", len(live))
         if self.bus.shared:
@@ -102,6 +106,7 @@ class Hub:
         self.actors.clear()
         for task in list(self._tasks):
             task.cancel()
+        self.work.close()
         await self.bus.close()
 
     async def get(self, table_id: str) -> TableActor | None:
@@ -123,6 +128,7 @@ class Hub:
             if result is not None:
                 self.actors[table_id] = result
                 result.start()
+                self._adopt_later(result)
             future.set_result(result)
             return result
         except BaseException as exc:
@@ -131,6 +137,27 @@ class Hub:
             raise
         finally:
             del self._loading[table_id]
+
+    def _adopt_later(self, actor: TableActor) -> None:
+        """Hold the table with the bus; if no other process drove it (it was down: this
+        process restarted, or took over from one that was killed or stopped), the
+        decision in progress resumes (``Autopilot.resume``)."""
+        if self.bus.shared:  # no timeout while the bus finds out (``Bus.adopt``)
+            actor.autopilot.hold(ALIVE_TTL + 1.0)
+
+        async def adopt() -> None:
+            try:
+                if await self.bus.adopt(actor.id) and not actor.stopped:
+                    await actor.call(actor.autopilot.resume)
+            except Exception:
+                log.exception("could not resume table %s", actor.id)
+            finally:
+                self._adopting.pop(actor.id, None)
+
+        task = asyncio.create_task(adopt(), name=f"gammon-adopt-{actor.id}")
+        self._adopting[actor.id] = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def announce(self, table_id: str, version: int) -> None:
         """Tell other processes about a commit (in the background)."""
@@ -183,6 +210,7 @@ class Hub:
                 del self.actors[table_id]
                 actor.stopped = True  # at once: a socket that has it sees this
                 await actor.stop()
+                await self.bus.release(table_id)
 
         task = asyncio.create_task(later())
         self._tasks.add(task)

@@ -61,6 +61,7 @@ SERVER_MESSAGES: Final = (
     "ack",
     "steps",
     "hint",
+    "history",
     "pong",
     "error",
 )
@@ -226,6 +227,7 @@ CLIENT_MESSAGES: Final[Mapping[str, MessageSpec]] = MappingProxyType(
         "client_seed": MessageSpec({"seed": _text("seed", 1000)}, ("seed",)),
         "steps": MessageSpec({"played": _played}, ("played",)),
         "hint": MessageSpec({}),
+        "history": MessageSpec({"game": _int("game", 1, 2**31)}, ("game",)),
         "chat": MessageSpec({"text": _text("text", 4 * CHAT_MAX)}, ("text",)),
         "sit": MessageSpec({"seat": _int("seat", 0, 1)}, ("seat",)),
         "leave": MessageSpec({}),

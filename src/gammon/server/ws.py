@@ -1,8 +1,8 @@
 """The WebSocket endpoint ``/ws/table/{id}`` (docs/protocol.md).
 
 The reader loop here applies the per-connection limits (size, rate), parses
-every message completely, answers ``ping`` and ``steps`` itself (they change
-nothing), and hands everything else to the table's actor.
+every message completely, answers ``ping``, ``steps`` and ``history`` itself (they
+change nothing), and hands everything else to the table's actor.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Final
 from starlette.websockets import WebSocket
 
 from gammon.errors import GammonError
-from gammon.move import Step
 from gammon.server.auth import SESSION_COOKIE, now_ms, origin_allowed
-from gammon.server.connection import Connection, finish
+from gammon.server.connection import Connection, finish, limit_buffers
 from gammon.server.hints import hint_for
 from gammon.server.protocol import (
     PROTOCOL_VERSION,
@@ -39,9 +38,11 @@ log = logging.getLogger(__name__)
 
 #: Rate-limit violations after which a connection is closed (4429).
 MAX_VIOLATIONS: Final = 50
-#: Seconds a connection's session is trusted before an action checks it again (so a
-#: socket opened before signing out stops acting as that user).
-SESSION_RECHECK: Final = 1.0
+#: Seconds a connection's session is trusted before an action checks it again in the
+#: database (so a socket opened before signing out stops acting as that user): a
+#: sign-out in this process stops it at once (``Auth.closed_here``), one in another
+#: process or an expiry within this time.
+SESSION_RECHECK: Final = 15.0
 
 
 async def table_socket(websocket: WebSocket) -> None:
@@ -99,6 +100,7 @@ async def _serve(
         await websocket.close(code=4404)
         return
     conn = Connection(websocket, user)
+    limit_buffers(websocket)
     conn.checked_at = time.monotonic()
     writer = asyncio.create_task(conn.writer(), name="gammon-ws-writer")
     try:
@@ -122,10 +124,13 @@ def _error(conn: Connection, actor: TableActor, msg_id: str | int | None, exc: G
 
 
 async def _still_signed_in(ctx: Context, conn: Connection, token: str | None) -> bool:
-    """Whether the session this socket was opened with is still live (checked again
-    at most every :data:`SESSION_RECHECK` seconds)."""
+    """Whether the session this socket was opened with is still live (closed here: at
+    once; else checked again in the database at most every :data:`SESSION_RECHECK`
+    seconds)."""
     if conn.user is None:
         return True
+    if ctx.auth.closed_here(token):
+        return False
     now = time.monotonic()
     if now - conn.checked_at < SESSION_RECHECK:
         return True
@@ -204,9 +209,11 @@ async def _read(
             if parsed.type == "ping":
                 conn.send_json({"type": "pong", "id": msg_id, "now": now_ms()})
             elif parsed.type == "steps":
-                await _steps(actor, conn, parsed)
+                await _steps(ctx, actor, conn, parsed)
             elif parsed.type == "hint":
                 await _hint(actor, conn, parsed)
+            elif parsed.type == "history":
+                actor.fanout.history(conn, msg_id, parsed.fields["game"])
             else:
                 actor.submit(conn, parsed)
         except GammonError as exc:
@@ -228,8 +235,8 @@ async def _hint(actor: TableActor, conn: Connection, message: ClientMessage) -> 
     )
 
 
-async def _steps(actor: TableActor, conn: Connection, message: ClientMessage) -> None:
-    """Click-to-move: the steps that may follow ``played`` (computed off the loop)."""
+async def _steps(ctx: Context, actor: TableActor, conn: Connection, message: ClientMessage) -> None:
+    """Click-to-move: the steps that may follow ``played`` (``gammon.server.steps``)."""
     state = actor.state  # an immutable snapshot
     if state is None or state.match is None or state.status != "playing":
         raise ServerError("not_started", "no match is being played at this table")
@@ -239,17 +246,6 @@ async def _steps(actor: TableActor, conn: Connection, message: ClientMessage) ->
     g = state.match.game
     if g.phase != "moving" or g.turn != seat or g.dice is None:
         raise ServerError("illegal_action", "it is not your turn to move")
-    played = [Step(f, t, d) for f, t, d in message.fields["played"]]
-    options = await asyncio.to_thread(g.position.step_options, g.dice, played)
-    conn.send_json(
-        {
-            "type": "steps",
-            "id": message.id,
-            "version": state.version,
-            "played": [[s.from_point, s.to_point, s.die] for s in played],
-            "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in options.steps],
-            "complete": options.complete,
-            "move": str(options.move) if options.complete and options.move is not None else None,
-            "dice_left": list(options.dice_left),
-        }
-    )
+    played = tuple((int(f), int(t), int(d)) for f, t, d in message.fields["played"])
+    answer = await ctx.steps.answer(actor.id, g.position, g.dice, played)
+    conn.send_json({"type": "steps", "id": message.id, "version": state.version, **answer})

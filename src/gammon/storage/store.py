@@ -511,6 +511,11 @@ def _settle(conn: Any, table_id: str | None, at: int, change: TableUpdate) -> No
     """Apply a change's ledger lines and escrow, user by user in id order."""
     users = sorted({line[0] for line in change.ledger} | {hold[0] for hold in change.holds})
     for user_id in users:
+        # releases first, then payments, then new holds: every line's ``held`` is
+        # covered by its ``balance`` (a loss is paid out of the escrow it releases)
+        for uid, amount, game in change.holds:
+            if uid == user_id and amount < 0:
+                _hold(conn, user_id, at, amount, table_id, game)
         for uid, amount, reason, game in change.ledger:
             if uid != user_id:
                 continue
@@ -522,33 +527,37 @@ def _settle(conn: Any, table_id: str | None, at: int, change: TableUpdate) -> No
             ).one()
             _line(conn, user_id, at, amount, row, reason, table_id, game)
         for uid, amount, game in change.holds:
-            if uid != user_id or amount == 0:
-                continue
-            if amount > 0:
-                row = conn.execute(
-                    update(User)
-                    .where(and_(User.id == user_id, User.balance - User.held >= amount))
-                    .values(held=User.held + amount)
-                    .returning(User.balance, User.held)
-                ).first()
-                if row is None:
-                    have = conn.execute(
-                        select(User.balance, User.held).where(User.id == user_id)
-                    ).first()
-                    balance, held = (int(have.balance), int(have.held)) if have else (0, 0)
-                    extra = f" ({held} of it is held at other staked tables)" if held else ""
-                    raise InsufficientFundsError(
-                        f"a balance of {balance}{extra} does not cover the {amount} "
-                        f"this table holds in escrow"
-                    )
-            else:
-                row = conn.execute(
-                    update(User)
-                    .where(User.id == user_id)
-                    .values(held=case((User.held + amount < 0, 0), else_=User.held + amount))
-                    .returning(User.balance, User.held)
-                ).one()
-            _line(conn, user_id, at, 0, row, "hold" if amount > 0 else "release", table_id, game)
+            if uid == user_id and amount > 0:
+                _hold(conn, user_id, at, amount, table_id, game)
+
+
+def _hold(
+    conn: Any, user_id: int, at: int, amount: int, table_id: str | None, game: int | None
+) -> None:
+    """Hold (``amount`` > 0) or release (< 0) some of a user's balance, with its line."""
+    if amount > 0:
+        row = conn.execute(
+            update(User)
+            .where(and_(User.id == user_id, User.balance - User.held >= amount))
+            .values(held=User.held + amount)
+            .returning(User.balance, User.held)
+        ).first()
+        if row is None:
+            have = conn.execute(select(User.balance, User.held).where(User.id == user_id)).first()
+            balance, held = (int(have.balance), int(have.held)) if have else (0, 0)
+            extra = f" ({held} of it is held at other staked tables)" if held else ""
+            raise InsufficientFundsError(
+                f"a balance of {balance}{extra} does not cover the {amount} "
+                f"this table holds in escrow"
+            )
+    else:
+        row = conn.execute(
+            update(User)
+            .where(User.id == user_id)
+            .values(held=case((User.held + amount < 0, 0), else_=User.held + amount))
+            .returning(User.balance, User.held)
+        ).one()
+    _line(conn, user_id, at, 0, row, "hold" if amount > 0 else "release", table_id, game)
 
 
 def _line(

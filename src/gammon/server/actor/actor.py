@@ -54,6 +54,8 @@ T = TypeVar("T")
 
 #: Tries of one change when other processes keep winning the race.
 _TRIES: Final = 5
+#: Seconds between looks while a roll waits for a client seed.
+_SEED_POLL: Final = 0.05
 
 
 @dataclass(slots=True)
@@ -266,7 +268,7 @@ class TableActor:
 
     async def _handle(self, command: _Command) -> None:
         if isinstance(command, _Message):
-            await self._on_message(command.conn, command.message)
+            await self._on_message(command)
         elif isinstance(command, _Drive):
             self._drive_pending = False
             await self.retrying(self.autopilot.run)
@@ -313,7 +315,7 @@ class TableActor:
         assert old is not None
         at = max(now_ms(), self.records[-1].at if self.records else 0)
         if off_the_board(old):  # legal moves can take a while: keep the loop free
-            new, events = await asyncio.to_thread(reduce, old, kind, data, at)
+            new, events = await self.host.work.run(self.id, reduce, old, kind, data, at)
         else:
             new, events = reduce(old, kind, data, at)
         change = _update(old, new, kind, data, at)
@@ -327,7 +329,7 @@ class TableActor:
         g = new.match.game if new.match is not None else None
         if g is not None and g.phase == "moving" and g.dice is not None and off_the_board(new):
             # the state to the mover needs the moves: work them out off the loop (cached)
-            await asyncio.to_thread(moves_payload, g.position, (g.dice.d1, g.dice.d2))
+            await self.host.work.run(self.id, moves_payload, g.position, (g.dice.d1, g.dice.d2))
         return self._applied(new, Record(new.version, kind, data, at, tuple(events)), publish=True)
 
     def _applied(self, new: TableState, record: Record, *, publish: bool) -> Record:
@@ -391,8 +393,15 @@ class TableActor:
         if self.idle:
             self.host.maybe_evict(self.id)
 
-    async def _on_message(self, conn: Connection, message: ClientMessage) -> None:
+    async def _on_message(self, command: _Message) -> None:
+        conn, message = command.conn, command.message
         if conn not in self.conns:
+            return
+        state = self.state
+        if message.type == "roll" and state is not None and self.seeds.awaited(state, now_ms()):
+            # a seated player's seed is on its way (its page's hello): look again soon
+            loop = asyncio.get_running_loop()
+            loop.call_later(_SEED_POLL, self._queue.put_nowait, _Message(conn, message))
             return
         try:
             record = await self.retrying(lambda: self.messages.handle(conn, message))

@@ -165,6 +165,11 @@ class Autopilot:
         delay = max(0.0, (deadline_ms - now_ms()) / 1000) + 0.005
         self._timer = loop.call_later(delay, self._table.drive)
 
+    def hold(self, seconds: float) -> None:
+        """No decision times out for ``seconds`` from now (while finding out whether the
+        table was down)."""
+        self.resumed_at = max(self.resumed_at, now_ms() + round(seconds * 1000))
+
     async def resume(self) -> None:
         """After a restart: the decision that was running starts again after a grace, so
         that the time the server was down never counts against anyone."""
@@ -211,7 +216,9 @@ class Autopilot:
         assert state.match is not None
         action: Action | None
         try:
-            action = await host.bots.choose(state.match, seat, level, self._seeds.next_dice(state))
+            action = await host.bots.choose(
+                state.match, seat, level, self._seeds.next_dice(state), self._table.id
+            )
         except Exception as exc:
             log.warning("table %s: bot %s failed: %s", self._table.id, level, exc)
             action = None

@@ -44,6 +44,9 @@ class Fanout:
         self._cache = _Cache()
         self._presence_timer: asyncio.TimerHandle | None = None
         self._stopped = False
+        #: ``_game_starts``: what it found so far, and how many records it looked at.
+        self._starts: list[int] = []
+        self._scanned = 0
 
     def stop(self) -> None:
         """Send no more presence messages."""
@@ -125,52 +128,114 @@ class Fanout:
             cache.states[key] = text
         return text
 
+    def _game_starts(self) -> list[int]:
+        """Where each game of the match begins in the journal: the index of the ``start``
+        entry (game 1), then of each action whose events start a game."""
+        records = self._table.records
+        starts = self._starts
+        for i in range(self._scanned, len(records)):
+            record = records[i]
+            if record.kind == "start":
+                starts[:] = [i]
+            elif record.kind == "action" and starts:
+                for event in record.events:
+                    if event["kind"] == "game_started" and event["data"].get("game", 0) > len(
+                        starts
+                    ):
+                        starts.append(i)
+        self._scanned = len(records)
+        return starts
+
+    def games(self) -> int:
+        """How many games the match has begun (0 before the start)."""
+        return len(self._game_starts())
+
+    def page(self, game: int) -> list[dict[str, Any]]:
+        """One game of the match as ``start`` and ``action`` entries (what a move list is
+        built from), each ``{"version", "at", "kind", "data": {"events"}}``: from the entry
+        that began it through the one that ended it (which also begins the next game)."""
+        starts = self._game_starts()
+        if not 1 <= game <= len(starts):
+            return []
+        records = self._table.records
+        end = starts[game] + 1 if game < len(starts) else len(records)
+        return [
+            {
+                "version": r.seq,
+                "at": r.at,
+                "kind": r.kind,
+                "data": {"events": list(r.events)} if r.kind == "action" else {},
+            }
+            for r in records[starts[game - 1] : end]
+            if r.kind in ("start", "action")
+        ]
+
     def _history_json(self) -> str:
-        """The match so far as ``start`` and ``action`` entries (what a move list is
-        built from), each ``{"version", "at", "kind", "data": {"events"}}``."""
+        """The snapshot's ``history``: the current game (older games by page)."""
         cache = self._fresh_cache()
         if cache.history is None:
-            cache.history = dumps(
-                [
-                    {
-                        "version": r.seq,
-                        "at": r.at,
-                        "kind": r.kind,
-                        "data": {"events": list(r.events)} if r.kind == "action" else {},
-                    }
-                    for r in self._table.records
-                    if r.kind in ("start", "action")
-                ]
-            )
+            cache.history = dumps(self.page(self.games()))
         return cache.history
 
     def _send_state(self, conn: Connection, *, resync: bool = False, history: bool = False) -> None:
-        """A snapshot: the whole state (and, for a client starting afresh, the history)."""
+        """A snapshot: the whole state (and, for a client starting afresh, the current
+        game's history; ``history_game`` is its number, older games come by page)."""
         body = self._state_json(self._table.seat(conn), conn.user is not None)
         extra = '"resync":true,' if resync else ""
         if history:
-            extra += f'"history":{self._history_json()},'
+            extra += f'"history":{self._history_json()},"history_game":{max(1, self.games())},'
         conn.send(f'{{"type":"state","now":{now_ms()},{extra}{body[1:]}')
 
-    def _event_text(self, record: Record, conn: Connection, with_state: bool) -> str:
-        seat = self._table.seat(conn)
+    def history(self, conn: Connection, msg_id: str | int | None, game: int) -> None:
+        """Answer a ``history`` message: one earlier game's entries."""
+        conn.send_json(
+            {
+                "type": "history",
+                "id": msg_id,
+                "version": loaded(self._table).version,
+                "game": game,
+                "games": self.games(),
+                "history": self.page(game),
+            }
+        )
+
+    @staticmethod
+    def _event_head(record: Record, seat: int | None) -> str:
+        """An ``event`` message for a viewer in ``seat``, without its closing brace."""
         data = entry_view(record.kind, record.data, seat)
         if record.kind == "action":
             data = {**data, "events": list(record.events)}
-        head = (
+        return (
             f'{{"type":"event","version":{record.seq},"at":{record.at},'
             f'"kind":{dumps(record.kind)},"data":{dumps(data)}'
         )
+
+    def _event_text(self, record: Record, conn: Connection, with_state: bool) -> str:
+        seat = self._table.seat(conn)
+        head = self._event_head(record, seat)
         if with_state:
             body = self._state_json(seat, conn.user is not None, chat=False)
             return f'{head},"state":{body}}}'
         return head + "}"
 
     def broadcast(self, record: Record) -> None:
-        """A new entry, with the state after it, to every joined connection."""
-        for conn in list(self._table.conns):
-            if conn.joined:
-                conn.send(self._event_text(record, conn, with_state=True))
+        """A new entry, with the state after it, to every joined connection; a chat line
+        changes nothing else, so it goes alone (one text for everyone, a few hundred
+        bytes, not a state per viewer)."""
+        conns = [conn for conn in self._table.conns if conn.joined]
+        if record.kind == "chat":
+            text = self._event_head(record, None) + "}"
+            for conn in conns:
+                conn.send(text)
+            return
+        heads: dict[int | None, str] = {}  # what a viewer sees of the entry: per seat
+        for conn in conns:
+            seat = self._table.seat(conn)
+            head = heads.get(seat)
+            if head is None:
+                head = heads[seat] = self._event_head(record, seat)
+            body = self._state_json(seat, conn.user is not None, chat=False)
+            conn.send(f'{head},"state":{body}}}')
 
     def welcome(self, conn: Connection, last_version: int | None) -> None:
         """Greet a connection that said hello, then bring it up to date: the entries it

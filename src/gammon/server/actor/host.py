@@ -20,6 +20,7 @@ from gammon.server.connection import Connection
 from gammon.server.journal import EntryKind
 from gammon.server.settings import Settings
 from gammon.server.table import TableState
+from gammon.server.workqueue import WorkQueue
 from gammon.storage import Database, Store
 
 __all__ = ["Record", "Table", "TableHost", "loaded", "off_the_board"]
@@ -46,6 +47,9 @@ class TableHost(Protocol):
     store: Store
     bus: Bus
     bots: BotRunner
+    #: Where the rules' heavy work off the backgammon board runs (legal moves of a
+    #: variant position), the tables taking turns: never the event loop.
+    work: WorkQueue
 
     def announce(self, table_id: str, version: int) -> None:
         """Tell other processes that the table is at ``version``."""

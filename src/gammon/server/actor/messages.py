@@ -8,7 +8,6 @@ entry's :func:`gammon.server.table.reduce`).
 
 from __future__ import annotations
 
-import asyncio
 import html
 
 from gammon.match import Action, Play, Roll, action_to_dict
@@ -100,7 +99,9 @@ class Messages:
             action = Roll(seat, self._seeds.next_dice(state))
         elif message.type == "move":
             if off_the_board(state):
-                action = await asyncio.to_thread(self._canonical_move, seat, fields["move"])
+                action = await self._table.host.work.run(
+                    self._table.id, self._canonical_move, seat, fields["move"]
+                )
             else:
                 action = self._canonical_move(seat, fields["move"])
         else:

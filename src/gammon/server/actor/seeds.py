@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from typing import Any
+from typing import Any, Final
 
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidSeedError
@@ -29,7 +29,11 @@ from gammon.server.protocol import ServerError
 from gammon.server.table import DICE_SCHEME, TableState
 from gammon.storage import ConflictError
 
-__all__ = ["Seeds", "check_seed"]
+__all__ = ["SEED_WAIT", "Seeds", "check_seed"]
+
+#: Seconds after the start during which a player's roll waits for a seated player's
+#: client seed: sitting over HTTP starts the match before that player's page says hello.
+SEED_WAIT: Final = 2.0
 
 
 def check_seed(seed: str) -> str:
@@ -78,6 +82,21 @@ class Seeds:
         self._stream = stream
         self._next = (key, dice)
         return dice
+
+    def awaited(self, state: TableState, now: int) -> bool:
+        """Whether a roll at ``now`` (ms) should wait a moment for a client seed: the dice
+        are not locked, a seated person has given none yet, and the match started less
+        than :data:`SEED_WAIT` ago.  (The wait is bounded: past it the roll goes ahead
+        and the missing seed counts as empty.)"""
+        if state.status != "playing" or state.locked:
+            return False
+        if all(
+            seed is not None or (who is not None and who.kind == "bot")
+            for seed, who in zip(state.seeds, state.seats, strict=True)
+        ):
+            return False
+        started = next((r.at for r in reversed(self._table.records) if r.kind == "start"), None)
+        return started is not None and now - started < SEED_WAIT * 1000
 
     def start_entry(self, state: TableState) -> tuple[dict[str, Any], bytes]:
         """The ``start`` entry of a full table, and the server seed it commits to.

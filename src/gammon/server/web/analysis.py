@@ -23,9 +23,9 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from gammon.match.record import write_log
 from gammon.server.actor import TableActor
 from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for
+from gammon.server.exports import log_bytes
 from gammon.server.hub import TABLE_ID
 from gammon.server.i18n import translator
 from gammon.server.i18n.board import BOARD_TEXTS
@@ -34,6 +34,7 @@ from gammon.server.replay import replay_steps
 from gammon.server.views import variant_view
 from gammon.server.web.common import (
     actor_of,
+    client_address,
     context_of,
     lang_of,
     may_create,
@@ -171,7 +172,9 @@ async def api_analysis(request: Request) -> Response:
     if data is None:
         if ctx.analysis.progress(state.id, level)["status"] == "none":
             may_create(request)  # seconds of CPU: rationed like creating a table
-        data = await ctx.analysis.analyse(state.id, level, write_log(match_record(actor)))
+        records = actor.records[: state.version]  # a snapshot: the actor goes on appending
+        log = await ctx.exports.build(client_address(request), "log", state, records, log_bytes)
+        data = await ctx.analysis.analyse(state.id, level, log.decode())
         await keep_error_rates(ctx, state.id, data)  # for the players' profiles
     return JSONResponse(data)
 

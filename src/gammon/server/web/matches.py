@@ -9,18 +9,20 @@ from typing import Any
 
 from markupsafe import Markup
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response, StreamingResponse
 
 from gammon import VARIANTS, Position
-from gammon.match import Roll, TableOptions, action_from_dict
-from gammon.match.record import DiceRecord, MatchRecord, write_log
+from gammon.match import TableOptions
+from gammon.match.record import MatchRecord
 from gammon.server.actor import TableActor
 from gammon.server.analysers import analyser_for
+from gammon.server.exports import Builder, chunks, log_bytes, mat_bytes, record_of
 from gammon.server.protocol import ServerError
-from gammon.server.table import DICE_SCHEME
 from gammon.server.views import table_summary
 from gammon.server.web.common import (
     actor_of,
+    client_address,
+    context_of,
     format_time,
     render_page,
 )
@@ -53,26 +55,28 @@ def _one_board(options: TableOptions) -> bool:
 def match_record(actor: TableActor) -> MatchRecord:
     """The action log of a table's match (the server seed only once finished)."""
     state = actor.state
-    if state is None or state.match is None or state.commitment is None:
+    if state is None:
         raise ServerError("not_started", "the match has not started")
-    actions = tuple(action_from_dict(r.data["action"]) for r in actor.records if r.kind == "action")
-    seed = None
-    if state.status == "finished" and state.result is not None:
-        seed = state.result.get("server_seed")
-    return MatchRecord(
-        state.options,
-        actions,
-        state.players,
-        state.balances,
-        # the client seeds are shown once the dice are locked (as in the state)
-        DiceRecord(
-            state.id,
-            state.commitment,
-            state.seeds_locked if state.locked else ("", ""),
-            DICE_SCHEME,
-        ),
-        seed,
-        {"table": state.id, "status": state.status, "result": state.result or {}},
+    return record_of(state, actor.records)
+
+
+async def _download(request: Request, kind: str, builder: Builder, suffix: str) -> Response:
+    """A match's download, built off the event loop (``gammon.server.exports``), streamed."""
+    table_id = request.path_params["table_id"]
+    actor = await actor_of(request, table_id)
+    state = actor.state
+    assert state is not None
+    records = actor.records[: state.version]  # a snapshot: the actor goes on appending
+    data = await context_of(request).exports.build(
+        client_address(request), kind, state, records, builder
+    )
+    return StreamingResponse(
+        chunks(data),
+        media_type="text/plain; charset=utf-8",
+        headers={
+            "Content-Disposition": f'attachment; filename="gammon-{table_id}.{suffix}"',
+            "Content-Length": str(len(data)),
+        },
     )
 
 
@@ -80,13 +84,7 @@ async def match_page(request: Request) -> Response:
     actor = await actor_of(request, request.path_params["table_id"])
     state = actor.state
     assert state is not None
-    rolls = 0
-    if state.match is not None:
-        rolls = sum(
-            1
-            for r in actor.records
-            if r.kind == "action" and isinstance(action_from_dict(r.data["action"]), Roll)
-        )
+    rolls = state.rolls
     return await render_page(
         request,
         "match.html",
@@ -111,29 +109,13 @@ async def match_page(request: Request) -> Response:
 
 
 async def match_log(request: Request) -> Response:
-    table_id = request.path_params["table_id"]
-    actor = await actor_of(request, table_id)
-    text = write_log(match_record(actor))
-    return PlainTextResponse(
-        text,
-        headers={"Content-Disposition": f'attachment; filename="gammon-{table_id}.jsonl"'},
-    )
+    return await _download(request, "log", log_bytes, "jsonl")
 
 
 async def match_mat(request: Request) -> Response:
-    table_id = request.path_params["table_id"]
-    actor = await actor_of(request, table_id)
     if not mat_available():
         raise ServerError("not_available", "this build has no .mat writer")
-    record = match_record(actor)
-    if not record.actions:
-        raise ServerError("not_started", "no action has been played yet")
-    from gammon.match.formats.matwrite import match_to_mat
-
-    text = match_to_mat(record)
-    return PlainTextResponse(
-        text, headers={"Content-Disposition": f'attachment; filename="gammon-{table_id}.mat"'}
-    )
+    return await _download(request, "mat", mat_bytes, "mat")
 
 
 def _decision_board(decision: dict[str, Any], variant: str) -> Markup:

@@ -14,6 +14,7 @@ from gammon.server.web.common import (
     actor_of,
     checked_form,
     context_of,
+    may_create,
     need_session,
     redirect_to,
 )
@@ -47,6 +48,7 @@ async def _rematch(request: Request, user: UserRow, table_id: str) -> str:
     hub = context_of(request).hub
     existing = await hub.get(new_id)
     if existing is None:
+        may_create(request)  # a new table, rationed like any other (--create-limit)
         req = TableRequest(
             state.options,
             seat,

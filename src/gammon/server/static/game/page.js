@@ -316,8 +316,10 @@ export class GamePage {
     this.applyEvent(ev, live);
     if (ev.state) {
       this.applyState(ev.state, ev.version);
-    } else if (live) {
-      this.render();
+    } else {
+      // a chat line comes without a state: it changes nothing else but the version
+      if (ev.kind === "chat" && this.state) this.state = { ...this.state, version: ev.version };
+      if (live) this.render();
     }
   }
 

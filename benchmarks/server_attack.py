@@ -1,0 +1,254 @@
+"""The bounded attack of issue #20, for ``server_load.py --attack``.
+
+Run against the server while the benchmark's matches are played, from a process of
+its own: 4 clients looping on the ``.mat`` download of a long money session (80 games,
+written to the database before the server starts), 20 sockets asking ``steps`` at an
+acey-deucey 1-2 (a position where each answer costs up to seconds), and 10
+acey-deucey tables against the world-class bot, whose human side plays at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+TESTS = Path(__file__).resolve().parents[1] / "tests"
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The tables the attack uses: a long session's id, and an acey-deucey table at a 1-2
+    with its mover's session cookie."""
+
+    long_table: str
+    acey_table: str
+    acey_cookies: tuple[str, str]
+
+
+def prepare(database_url: str) -> Targets:
+    """Write the attack's tables to the database (before the server starts)."""
+    sys.path.insert(0, str(TESTS))
+    from gammon.server.auth import SESSION_COOKIE
+    from journalkit import write_long_session
+
+    long = write_long_session(database_url, 80)
+    options = {"variant": "acey-deucey", "cube": False}
+    acey = write_long_session(database_url, 0, plies=30, options=options, final_roll=(1, 2), seed=0)
+    cookies = tuple(f"{SESSION_COOKIE}={token}" for token in acey.tokens)
+    return Targets(long.table_id, acey.table_id, (cookies[0], cookies[1]))
+
+
+@contextlib.contextmanager
+def attacking(url: str, targets: Targets | None) -> Iterator[None]:
+    """The attack (``targets`` None: none) and a quiet bot table measuring its bot's
+    replies run in a process of their own for as long as the block runs; the replies'
+    p50 and p99 are printed at the end."""
+    context = multiprocessing.get_context("spawn")
+    halt = context.Event()
+    proc = context.Process(target=_attack, args=(url, targets, halt), daemon=True)
+    proc.start()
+    try:
+        yield
+    finally:
+        halt.set()
+        proc.join(timeout=60)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(timeout=10)
+
+
+class _Halt:
+    """Whether the attack should stop (set by the benchmark's process)."""
+
+    def __init__(self, event: Any) -> None:
+        self._event = event
+
+    def __call__(self) -> bool:
+        return bool(self._event.is_set())
+
+
+def _attack(url: str, targets: Targets | None, halt: Any) -> None:
+    asyncio.run(_attackers(url, targets, _Halt(halt)))
+
+
+async def _attackers(url: str, targets: Targets | None, halted: _Halt) -> None:
+    replies: list[float] = []
+    attackers = []
+    if targets is not None:
+        attackers = [
+            *(_exports(url, targets.long_table, halted) for _ in range(4)),
+            *(_steps(url, targets, halted) for _ in range(20)),
+            *(_bot_table(url, halted) for _ in range(10)),
+        ]
+    probe = _bot_table(url, halted, "standard", "expert", replies)
+    results = await asyncio.gather(probe, *attackers, return_exceptions=True)
+    failed = [r for r in results if isinstance(r, BaseException)]
+    if failed:
+        print(f"attack: {len(failed)} client(s) stopped early: {failed[0]!r}", file=sys.stderr)
+
+
+async def _exports(url: str, table: str, halted: _Halt) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        while not halted():
+            with contextlib.suppress(httpx.HTTPError):
+                await client.get(f"/matches/{table}/mat")
+
+
+def _ws_url(url: str, table: str) -> str:
+    return "ws" + url[4:] + f"/ws/table/{table}"
+
+
+async def _hello(ws: ClientConnection, seed: str | None = None) -> dict[str, Any]:
+    hello: dict[str, Any] = {"type": "hello", "protocol": 1, "last_version": None}
+    if seed is not None:
+        hello["client_seed"] = seed
+    await ws.send(json.dumps(hello))
+    while True:
+        msg = json.loads(await ws.recv())
+        if msg["type"] == "state":
+            return msg
+
+
+@dataclass
+class _Seen:
+    """What a player saw: the newest state, and when the bot's first action came."""
+
+    state: dict[str, Any]
+    bot: float | None = None
+
+    def see(self, msg: dict[str, Any]) -> None:
+        if msg["type"] == "event":
+            if self.bot is None and msg["data"].get("by") == "bot":
+                self.bot = time.monotonic()
+            if "state" in msg:
+                self.state = msg["state"]
+        elif msg["type"] == "state":
+            self.state = msg
+
+
+async def _answer(
+    ws: ClientConnection, message: dict[str, Any], ident: str, seen: _Seen | None = None
+) -> dict[str, Any]:
+    """Send ``message``; its answer (``seen``: what came meanwhile)."""
+    await ws.send(json.dumps({**message, "id": ident}))
+    given_up = time.monotonic() + 10
+    while True:
+        try:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+        except TimeoutError:
+            if time.monotonic() > given_up:
+                return {"type": "error", "code": "no_answer"}
+            continue
+        if seen is not None:
+            seen.see(msg)
+        if msg.get("id") == ident:
+            return msg
+        if msg["type"] == "error" and msg["code"] == "rate_limited":  # dropped: no answer
+            await asyncio.sleep(0.2)
+            return msg
+
+
+async def _steps(url: str, targets: Targets, halted: _Halt) -> None:
+    """One socket of the acey-deucey mover asking ``steps`` over and over."""
+    for cookie in targets.acey_cookies:
+        async with connect(
+            _ws_url(url, targets.acey_table),
+            additional_headers={"Cookie": cookie},
+            max_size=2**22,
+        ) as ws:
+            state = await _hello(ws)
+            if state["you"]["seat"] != state["match"]["game"]["turn"]:
+                continue  # the other player moves
+            firsts = [[s[:3]] for s in state["match"]["step_options"]["steps"]]
+            played: list[list[list[int]]] = [[], *firsts]
+            n = 0
+            while not halted():
+                await _answer(ws, {"type": "steps", "played": played[n % len(played)]}, f"s{n}")
+                n += 1
+            return
+
+
+async def _bot_table(
+    url: str,
+    halted: _Halt,
+    variant: str = "acey-deucey",
+    level: str = "world-class",
+    replies: list[float] | None = None,
+) -> None:
+    """A guest playing against a bot, acting at once (``replies``: the seconds from each
+    of its actions to the bot's next, measured)."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        token = (await client.get("/api/session")).json()["csrf"]
+        r = await client.post("/api/guest", json={}, headers={"X-CSRF-Token": token})
+        csrf = r.json()["csrf"]
+        options = {"variant": variant, "opponent": "bot", "bot_level": level}
+        r = await client.post("/api/tables", json=options, headers={"X-CSRF-Token": csrf})
+        table = r.json()["table"]["id"]
+        cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    async with connect(
+        _ws_url(url, table), additional_headers={"Cookie": cookie}, max_size=2**22
+    ) as ws:
+        seen = _Seen(await _hello(ws, "attacker"))
+        n = 0
+        while not halted() and seen.state["table"]["status"] == "playing":
+            n += 1
+            message = await _decide(ws, seen.state, n)
+            acted = time.monotonic()
+            seen.bot = None
+            if message is not None:
+                await _answer(ws, {**message, "version": seen.state["version"]}, f"a{n}", seen)
+            while not _asked(seen.state) and not halted():
+                with contextlib.suppress(TimeoutError):
+                    seen.see(json.loads(await asyncio.wait_for(ws.recv(), 1.0)))
+            if replies is not None and message is not None and seen.bot is not None:
+                replies.append(seen.bot - acted)
+        if replies is not None:
+            _print_replies(replies)  # now: closing the socket may wait on a busy server
+
+
+def _print_replies(replies: list[float]) -> None:
+    replies.sort()
+    if replies:
+        p50, p99 = (replies[min(len(replies) - 1, int(q * len(replies)))] for q in (0.5, 0.99))
+        print(
+            f"  a quiet table's bot (expert, 0.6 s pause): {len(replies)} replies, "
+            f"p50 {p50:.2f} s, p99 {p99:.2f} s, max {replies[-1]:.2f} s",
+            flush=True,
+        )
+
+
+def _asked(state: dict[str, Any]) -> bool:
+    """Whether a state asks this player for something (or the table is over)."""
+    allowed = [a for a in state["you"]["allowed"] if a not in ("abandon", "resign")]
+    return bool(allowed) or state["table"]["status"] != "playing"
+
+
+async def _decide(ws: ClientConnection, state: dict[str, Any], n: int) -> dict[str, Any] | None:
+    allowed = state["you"]["allowed"]
+    if "move" in allowed:
+        match = state["match"]
+        if match["moves"]:
+            return {"type": "move", "move": match["moves"][0]["move"]}
+        options = match["step_options"]  # moves left out (thousands): step by step
+        played: list[list[int]] = []
+        while not options["complete"] and options["steps"]:
+            played.append(options["steps"][0][:3])
+            options = await _answer(ws, {"type": "steps", "played": played}, f"p{n}.{len(played)}")
+            if options["type"] != "steps":
+                return None
+        return {"type": "move", "move": options["move"]} if options.get("move") else None
+    for kind in ("roll", "take", "accept_resign", "reject_resign", "drop"):
+        if kind in allowed:
+            return {"type": kind}
+    return None
