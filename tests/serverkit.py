@@ -6,16 +6,17 @@ Each player has its own HTTP client (its own cookies) and real WebSockets
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -24,6 +25,8 @@ from websockets.sync.client import ClientConnection, connect
 from gammon.server import create_app
 from gammon.server.run import WS_MAX_FRAME, bind
 from gammon.server.settings import Settings
+
+_T = TypeVar("_T")
 
 SERVICES = os.environ.get("GAMMON_TEST_SERVICES") == "1"
 POSTGRES_URL = os.environ.get(
@@ -294,6 +297,26 @@ def member(server: RunningServer) -> Player:
     assert session["user"] == {**session["user"], "name": name, "guest": False}
     player.csrf, player.name = session["csrf"], name
     return player
+
+
+def run_async(coroutine: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
+    """Run a coroutine on a loop of its own thread (the browser tests' Playwright keeps
+    a loop running in the test worker's own thread)."""
+    result: list[_T] = []
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(asyncio.run(coroutine()))
+        except BaseException as exc:  # handed to the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return result[0]
 
 
 def start_pair(make: Callable[[], Player], **options: Any) -> Pair:

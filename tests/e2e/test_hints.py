@@ -1,5 +1,6 @@
 """Issue #18, item 2: the Hint button (the bot's best moves with equities) against the bot,
-and none between two people (the server refuses it there: tests/server/test_hints.py)."""
+and none in a rated game between two people (the server refuses it there:
+tests/server/test_hints.py)."""
 
 from __future__ import annotations
 
@@ -37,14 +38,14 @@ def test_a_hint_against_the_bot(
     expect(moves.first).to_contain_text(re.compile(r"equity [+-]\d\.\d{3}"))
 
 
-def test_no_hint_between_two_people(
+def test_no_hint_in_a_rated_game(
     server: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     alice = browse.page(server.url, "desktop", "alice")
     bob = browse.page(server.url, "desktop", "bob")
     sign_up(alice)
     sign_up(bob)
-    table = create_table(alice, opponent="human", match_length=3)
+    table = create_table(alice, opponent="human", match_length=3, rated=True)
     open_table(bob, table)
     bob.locator("[data-action=sit-1]").click()
     for page in (alice, bob):

@@ -38,7 +38,7 @@ def test_the_rules_pages(
     assert page.locator("[data-testid=rules-options] dt").count() == 9
     expect(page.locator("#variants h2")).to_have_text(variant_word)
     links = page.locator("[data-testid=rules-variants] a")
-    assert links.count() == 11
+    assert links.count() == 12  # 11 variants and the tavli rotation
     page.locator("#variant-plakoto a").click()
     page.wait_for_url("**/rules/plakoto")
     expect(page.locator("[data-testid=rules-variants] dd")).to_have_count(1)
@@ -56,7 +56,7 @@ def test_play_the_bot_in_one_click_and_the_rules_links(
     page.goto("/")
     # every option explained beside it, and all of them above the fold at 1280×800
     helps = page.locator("#create-table .opt-help[title]")
-    assert helps.count() == 9
+    assert helps.count() == 10  # the nine table options and rated
     assert all(helps.nth(i).get_attribute("title") for i in range(helps.count()))
     last = page.locator("#create-table fieldset").last.bounding_box()
     assert last is not None and last["y"] + last["height"] <= 800, last

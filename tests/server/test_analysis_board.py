@@ -30,7 +30,7 @@ from gammon.server.i18n.board import BOARD_TEXTS
 from gammon.server.replay import replay_steps
 from gammon.storage import Database, Store
 from matchseed import recorded, seed_finished_match
-from serverkit import RunningServer, start_server
+from serverkit import RunningServer, run_async, start_server
 from serverkit import test_settings as settings_in
 
 STATIC = Path(__file__).parents[2] / "src" / "gammon" / "server" / "static"
@@ -256,7 +256,7 @@ def test_the_runner_reports_the_workers_progress(monkeypatch: pytest.MonkeyPatch
         finally:
             runner.close()
 
-    asyncio.run(scenario())
+    run_async(scenario)
 
 
 # ---------------------------------------------------------------------- texts

@@ -5,7 +5,6 @@ Each test here failed before the fix it covers.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import json
@@ -29,6 +28,7 @@ from serverkit import (
     Player,
     RunningServer,
     ServeProcess,
+    run_async,
     start_pair,
     start_server,
     wait_state,
@@ -233,7 +233,7 @@ def test_finished_downloads_are_built_once() -> None:
         finally:
             exports.close()
 
-    asyncio.run(scenario())
+    run_async(scenario)
     assert len(built) == 3
 
 

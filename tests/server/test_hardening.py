@@ -10,7 +10,7 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,6 +23,7 @@ from serverkit import (
     Player,
     RunningServer,
     postgres_schema,
+    run_async,
     start_pair,
     start_server,
     wait_state,
@@ -31,26 +32,6 @@ from serverkit import test_settings as settings_for
 
 Make = Callable[[], Player]
 T = TypeVar("T")
-
-
-def run_async(coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run a coroutine on a loop of its own thread (the browser tests' Playwright keeps
-    a loop running in the test worker's own thread)."""
-    result: list[T] = []
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            result.append(asyncio.run(coroutine()))
-        except BaseException as exc:  # handed to the test's thread
-            errors.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-    return result[0]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

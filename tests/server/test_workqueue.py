@@ -17,6 +17,7 @@ from gammon.match import TableOptions, new_match
 from gammon.server.bots import bots_available, choose_in_worker
 from gammon.server.protocol import ServerError
 from gammon.server.workqueue import WorkQueue
+from serverkit import run_async
 
 
 def test_a_light_key_is_served_before_heavy_ones() -> None:
@@ -40,7 +41,7 @@ def test_a_light_key_is_served_before_heavy_ones() -> None:
         queue.close(wait=True)
         return waited
 
-    assert asyncio.run(scenario()) < 0.6
+    assert run_async(scenario) < 0.6
 
 
 def test_a_key_may_have_only_a_few_jobs_waiting() -> None:
@@ -52,7 +53,7 @@ def test_a_key_may_have_only_a_few_jobs_waiting() -> None:
         finally:
             queue.close(wait=True)
 
-    results = asyncio.run(scenario())
+    results = run_async(scenario)
     refused = [r for r in results if isinstance(r, ServerError)]
     assert len(refused) == 1 and refused[0].code == "rate_limited"  # one runs, two wait
 

@@ -68,5 +68,19 @@ function cubeOptions() {
   }
 }
 
+// The tavli note says what the rotation is: shown only while tavli is chosen.
+function tavliNote() {
+  const form = /** @type {HTMLFormElement | null} */ (document.getElementById("create-table"));
+  const note = document.getElementById("tavli-note");
+  const select = form && /** @type {HTMLSelectElement | null} */ (form.elements.namedItem("variant"));
+  if (!note || !select) return;
+  const update = () => {
+    note.hidden = select.value !== "tavli";
+  };
+  select.addEventListener("change", update);
+  update();
+}
+
 start();
 cubeOptions();
+tavliNote();
