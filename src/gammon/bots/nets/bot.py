@@ -79,13 +79,14 @@ def outcome(after: Position) -> Array | None:
 
 def mover_outputs(
     net: Net, position: Position, moves: Sequence[Move]
-) -> tuple[list[Position], list[bool], list[Array | None], Array]:
+) -> tuple[list[Position], list[bool], list[Array | None], Array, Array]:
     """What each of ``moves`` leads to, and the net's outputs for the mover after it.
 
     Returns the next positions (player on roll: the other side, or the mover again
     after acey-deucey's bonus roll), whether the mover stays on roll, the exact
-    outcomes of the games that end (for the next player on roll) and the mover's
-    outputs (win, win gammon, lose gammon), one row per move.
+    outcomes of the games that end (for the next player on roll), the mover's
+    outputs (win, win gammon, lose gammon) and the encoded next positions (zero for
+    the games that end), one row per move.
     """
     nexts: list[Position] = []
     again: list[bool] = []
@@ -96,14 +97,16 @@ def mover_outputs(
         again.append(bonus)
     finals = [outcome(n) for n in nexts]
     values = np.empty((len(nexts), 3))
+    inputs = np.zeros((len(nexts), net.inputs))
     running = [i for i, f in enumerate(finals) if f is None]
     if running:
-        values[running] = net.forward(encode([nexts[i] for i in running]))
+        inputs[running] = encode([nexts[i] for i in running])
+        values[running] = net.forward(inputs[running])
     for i, f in enumerate(finals):
         if f is not None:
             values[i] = f
     mine = np.where(np.array(again)[:, None], values, flip_outputs(values))
-    return nexts, again, finals, mine
+    return nexts, again, finals, mine, inputs
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +143,7 @@ class NetBot:
         best: tuple[float, int] | None = None
         choice = ranked[0][1]
         for i, (_, move) in enumerate(ranked[: self.width]):
-            nexts, again, finals, mine = mover_outputs(self.net(position), position, [move])
+            nexts, again, finals, mine, _ = mover_outputs(self.net(position), position, [move])
             value = float(equity(mine)[0])
             if finals[0] is None:
                 reply = self._reply_equity(nexts[0])

@@ -126,11 +126,11 @@ def _blocking(mine: Array, theirs: Array) -> Array:
     held[:, 1:] = mine[:, _SAME[1:]] > 0  # in the other side's numbering
     occupied = theirs[:, 1:25] > 0
     rear = np.where(occupied.any(1), 24 - np.argmax(occupied[:, ::-1], axis=1), 0)
-    run = np.zeros(b)
-    best = np.zeros(b)
-    for q in range(_POINTS, 0, -1):
-        run = np.where((held[:, q] > 0) & (q < rear), run + 1, 0)
-        best = np.maximum(best, run)
+    # the longest row of held points ahead of the rearmost checker: index minus the last gap
+    points = np.arange(1, 25)
+    row = (held[:, 1:] > 0) & (points < rear[:, None])
+    gap = np.maximum.accumulate(np.where(row, 0, points), axis=1)
+    best = (points - gap).max(1)
     ahead = _window(held, 1, 6)
     near = ahead[np.arange(b), rear] * (rear > 0)
     walls = (theirs[:, 1:25] * ahead[:, 1:]).sum(1)

@@ -135,22 +135,24 @@ class Trainer:
         ]
         return (y if white else _OFFSET + _TO_OTHER @ y), grads
 
-    def _choose(self, position: Position, dice: Dice) -> tuple[Position, bool, Array | None]:
-        """The mover's play: (next position, mover still on roll, its exact outcome or None).
+    def _choose(
+        self, position: Position, dice: Dice
+    ) -> tuple[Position, bool, Array | None, Array | None]:
+        """The mover's play: (next position, mover still on roll, exact outcome, encoding).
 
         The next position has its player on roll (the other side, or the mover again
-        after acey-deucey's bonus roll); the outcome is for that player.
+        after acey-deucey's bonus roll); the outcome is for that player, or None while
+        the game goes on, and then the encoding is the next position's.
         """
         moves = position.legal_moves(dice)
         if not moves:
-            return position.apply(position.pass_move(dice)), False, None
+            after = position.apply(position.pass_move(dice))
+            return after, False, None, None
         if self.rng.random() < self.config.epsilon:
-            i = int(self.rng.integers(len(moves)))
-            nexts, again, finals, _ = mover_outputs(self.net, position, [moves[i]])
-            return nexts[0], again[0], finals[0]
-        nexts, again, finals, mine = mover_outputs(self.net, position, moves)
+            moves = (moves[int(self.rng.integers(len(moves)))],)
+        nexts, again, finals, mine, inputs = mover_outputs(self.net, position, moves)
         i = int(np.argmax(equity(mine)))
-        return nexts[i], again[i], finals[i]
+        return nexts[i], again[i], finals[i], inputs[i]
 
     def play_game(self) -> int:
         """Play one game of self-play, learning as it goes; the number of moves."""
@@ -165,18 +167,18 @@ class Trainer:
         moves = 0
         while moves < cfg.max_moves:
             a, b = self.rng.integers(1, 7, size=2)
-            nxt, again, final = self._choose(position, Dice(int(a), int(b)))
+            nxt, again, final, x = self._choose(position, Dice(int(a), int(b)))
             moves += 1
             white = white if again else not white
             if final is not None:
                 target = final if white else _OFFSET + _TO_OTHER @ final
             else:
-                x = encode([nxt])[0]
+                x = encode([nxt])[0] if x is None else x
                 target = self._white_outputs(x, white)
             delta = target - value
             for w, e in zip(weights, traces, strict=True):
                 w += alpha * np.tensordot(delta, e, axes=1)
-            if final is not None:
+            if final is not None or x is None:
                 break
             value, grads = self._gradients(x, white)
             traces = [cfg.lam * e + g for e, g in zip(traces, grads, strict=True)]
