@@ -23,12 +23,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from gammon.dice import Dice, DiceLike
+from gammon.bots.variant_bot import ROLLS, best_searched
+from gammon.dice import DiceLike
 from gammon.move import Move
 from gammon.position import Position
 
@@ -38,9 +38,6 @@ from .net import Net, equity, flip_outputs
 __all__ = ["NetBot", "has_net", "load_net", "mover_outputs", "outcome"]
 
 Array = npt.NDArray[np.float64]
-
-#: The 21 distinct rolls with their weights out of 36.
-_ROLLS: Final = tuple((Dice(a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
 
 
 def _data(variant: str) -> resources.abc.Traversable:
@@ -140,24 +137,21 @@ class NetBot:
             return position.pass_move(dice)
         if self.plies < 2 or len(ranked) == 1:
             return ranked[0][1]
-        best: tuple[float, int] | None = None
-        choice = ranked[0][1]
-        for i, (_, move) in enumerate(ranked[: self.width]):
-            nexts, again, finals, mine, _ = mover_outputs(self.net(position), position, [move])
-            value = float(equity(mine)[0])
-            if finals[0] is None:
-                reply = self._reply_equity(nexts[0])
-                value = reply if again[0] else -reply
-            if best is None or (value, -i) > best:
-                best = (value, -i)
-                choice = move
-        return choice
+        return best_searched(ranked[: self.width], lambda move: self._searched(position, move))
+
+    def _searched(self, position: Position, move: Move) -> float:
+        """The mover's 2-ply equity after ``move``: the exact result or the reply's average."""
+        nexts, again, finals, mine, _ = mover_outputs(self.net(position), position, [move])
+        if finals[0] is not None:
+            return float(equity(mine)[0])
+        reply = self._reply_equity(nexts[0])
+        return reply if again[0] else -reply
 
     def _reply_equity(self, position: Position) -> float:
         """The expected 1-ply equity of the player on roll in ``position`` over its 21 rolls."""
         net = self.net(position)
         total = 0.0
-        for dice, weight in _ROLLS:
+        for dice, weight in ROLLS:
             moves = position.legal_moves(dice)
             if moves:
                 best = float(equity(mover_outputs(net, position, moves)[3]).max())
