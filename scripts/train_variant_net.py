@@ -2,11 +2,13 @@
 """Train a variant net by TD(λ) self-play (gammon.bots.nets.td), in parts.
 
     scripts/train_variant_net.py --variant plakoto --games 20000 --seed 1 \\
-        --out /tmp/plakoto.ckpt.npz [--resume] [--every 500] [--ship]
+        --out /tmp/plakoto.ckpt.npz [--resume] [--every 500] [--ship] [--keep] \\
+        [--hidden 40] [--alpha 0.1] [--alpha-half 10000] [--lam 0.7] [--epsilon 0.01]
 
 ``--games`` is the total to reach: with ``--resume`` the run continues from the
 checkpoint ``--out`` (its settings win over the command line's).  A checkpoint is
-written every ``--every`` games and at the end; ``--ship`` also writes the weights
+written every ``--every`` games and at the end (``--keep`` keeps each one as
+``<out>.<games>.npz`` too, to pick the strongest); ``--ship`` also writes the weights
 (float32, no training state) to src/gammon/bots/nets/data/<variant>.npz, the file
 the package loads.  Logs games, games per second and moves per game.
 """
@@ -32,9 +34,13 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=500, help="checkpoint every N games")
     parser.add_argument("--hidden", type=int, default=40)
     parser.add_argument("--alpha", type=float, default=0.1)
+    parser.add_argument("--alpha-half", type=float, default=10000.0, help="games to halve alpha")
     parser.add_argument("--lam", type=float, default=0.7)
     parser.add_argument("--epsilon", type=float, default=0.01)
     parser.add_argument("--ship", action="store_true", help="also write the package's data file")
+    parser.add_argument(
+        "--keep", action="store_true", help="also keep each checkpoint as OUT.<games>.npz"
+    )
     args = parser.parse_args()
     if args.resume:
         trainer = Trainer.resume(args.out)
@@ -46,6 +52,7 @@ def main() -> None:
             seed=args.seed,
             lam=args.lam,
             alpha=args.alpha,
+            alpha_half=args.alpha_half,
             epsilon=args.epsilon,
         )
         trainer = Trainer.new(config)
@@ -59,6 +66,8 @@ def main() -> None:
         done += 1
         if trainer.games % args.every == 0 or trainer.games == args.games:
             trainer.save(args.out)
+            if args.keep:
+                trainer.save(args.out.with_suffix(f".{trainer.games}.npz"))
             if args.ship:
                 trainer.export(DATA / f"{trainer.config.variant}.npz")
             now = time.process_time()
