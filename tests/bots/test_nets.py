@@ -17,7 +17,7 @@ from gammon.bots.nets.bot import load_net
 from gammon.bots.nets.features import FAMILIES, encode, input_size
 from gammon.bots.nets.net import Net, equity
 from gammon.bots.nets.td import TrainConfig, Trainer
-from gammon.bots.seat import choose_action, variant_bot
+from gammon.bots.seat import SEATED_NETS, choose_action, variant_bot
 from gammon.bots.variant_bot import VariantBot
 from gammon.match import Play, TableOptions, apply, new_match, to_act
 
@@ -184,9 +184,13 @@ def test_shipped_nets_are_small_and_match_their_encoding() -> None:
 
 
 def test_world_class_plays_the_net_and_the_lower_levels_the_hand_made_bot() -> None:
-    assert isinstance(variant_bot("world-class", "plakoto"), NetBot)
-    assert variant_bot("expert", "plakoto") == VariantBot(plies=1)
-    state = new_match(TableOptions(variant="plakoto", cube=False, match_length=1))
+    assert SEATED_NETS and all(has_net(v) for v in SEATED_NETS)
+    assert isinstance(variant_bot("world-class", "fevga"), NetBot)
+    assert variant_bot("expert", "fevga") == VariantBot(plies=1)
+    # a net not (yet) stronger than the hand-made bot at 2 plies is not seated
+    assert variant_bot("world-class", "plakoto") == VariantBot(plies=2)
+    assert variant_bot("world-class", "jacquet") == VariantBot(plies=2)
+    state = new_match(TableOptions(variant="fevga", cube=False, match_length=1))
     rng = random.Random(4)
 
     class SeededDice:

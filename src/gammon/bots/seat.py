@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from gammon.bots.bot import LEVELS, Bot, Level
 from gammon.bots.equity import EquityModel, ScoreContext
@@ -45,9 +45,14 @@ from gammon.position import Position
 if TYPE_CHECKING:  # numpy, which the nets need, comes with the bot extra
     from gammon.bots.nets import NetBot
 
-__all__ = ["bot_for_level", "choose_action", "score_context", "variant_bot"]
+__all__ = ["SEATED_NETS", "bot_for_level", "choose_action", "score_context", "variant_bot"]
 
 _LOCK = threading.Lock()
+
+#: The variants whose shipped net plays world-class: those measured stronger than the
+#: hand-made bot at 2 plies, which it replaces (docs/bot.md: fevga's net wins 57.5% of
+#: 200 games against it; plakoto's shipped net only 31%, so plakoto keeps VariantBot).
+SEATED_NETS: Final = frozenset({"fevga"})
 
 
 @cache
@@ -113,12 +118,14 @@ def _last_roll_move(position: Position, dice: Dice) -> Move:
 def variant_bot(level: str, variant: str) -> VariantBot | NetBot:
     """The bot of ``level`` for a variant bgsage cannot play.
 
-    ``world-class`` gets the variant's trained net (:mod:`gammon.bots.nets`) where its
-    weights ship, else the hand-made :class:`VariantBot` at 2 plies; the other levels
-    get the hand-made bot at 1 ply.
+    ``world-class`` gets the variant's trained net (:mod:`gammon.bots.nets`) where it
+    ships and is in :data:`SEATED_NETS`, else the hand-made :class:`VariantBot` at 2
+    plies; the other levels get the hand-made bot at 1 ply.
 
-    >>> variant_bot("world-class", "plakoto")
+    >>> variant_bot("world-class", "fevga")
     NetBot(plies=1, width=3, nets={})
+    >>> variant_bot("world-class", "plakoto")
+    VariantBot(plies=2, width=3, evaluator=HeuristicEvaluator())
     >>> variant_bot("expert", "fevga")
     VariantBot(plies=1, width=3, evaluator=HeuristicEvaluator())
     """
@@ -128,7 +135,7 @@ def variant_bot(level: str, variant: str) -> VariantBot | NetBot:
         from gammon.bots.nets import NetBot, has_net
     except ImportError:  # numpy comes with the bot extra
         return VariantBot(plies=2)
-    return NetBot() if has_net(variant) else VariantBot(plies=2)
+    return NetBot() if variant in SEATED_NETS and has_net(variant) else VariantBot(plies=2)
 
 
 def _variant_action(
@@ -163,7 +170,8 @@ def choose_action(
 
     Variants that bgsage cannot evaluate (plakoto, fevga, long nardy, jacquet,
     acey-deucey: another board geometry) are played by :func:`variant_bot`: the trained
-    net for ``world-class`` and the hand-made :class:`VariantBot` at 1 ply otherwise,
+    net for ``world-class`` where one is seated (else the hand-made :class:`VariantBot`
+    at 2 plies) and the hand-made bot at 1 ply otherwise,
     whatever ``bot`` is given (unless it is a VariantBot or a NetBot).
 
     Raises :class:`IllegalActionError` when it is not ``seat``'s decision.
