@@ -35,7 +35,7 @@ from gammon.dice import Dice, DiceLike
 from gammon.move import Move
 from gammon.position import Position
 
-__all__ = ["ROLLS", "HeuristicEvaluator", "VariantBot", "best_searched"]
+__all__ = ["ROLLS", "HeuristicEvaluator", "VariantBot", "searched_choice"]
 
 #: The 21 distinct rolls with their weights out of 36.
 ROLLS: Final = tuple((Dice(a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
@@ -181,15 +181,31 @@ class HeuristicEvaluator:
         return total
 
 
-def best_searched(candidates: Sequence[tuple[float, Move]], value: Callable[[Move], float]) -> Move:
-    """The candidate move whose deeper ``value`` is highest (the better ranked on ties).
+def searched_choice(
+    position: Position,
+    dice: DiceLike,
+    ranked: Sequence[tuple[float, Move]],
+    plies: int,
+    width: int,
+    value: Callable[[Move], float],
+) -> Move:
+    """The move a bot ranking ``ranked`` plays at ``plies``.
+
+    The pass move when nothing can be played; at 1 ply the best ranked move; at 2
+    plies the one of the best ``width`` whose deeper ``value`` is highest (the better
+    ranked on ties).
 
     >>> from gammon import Position
-    >>> moves = Position.initial("fevga").legal_moves((6, 5))
-    >>> best_searched([(0.0, m) for m in moves], lambda m: 1.0) == moves[0]
+    >>> start = Position.initial("fevga")
+    >>> moves = start.legal_moves((6, 5))
+    >>> searched_choice(start, (6, 5), [(0.0, m) for m in moves], 2, 3, lambda m: 1.0) == moves[0]
     True
     """
-    scored = [(value(move), -i, move) for i, (_, move) in enumerate(candidates)]
+    if not ranked:
+        return position.pass_move(dice)
+    if plies < 2 or len(ranked) == 1:
+        return ranked[0][1]
+    scored = [(value(move), -i, move) for i, (_, move) in enumerate(ranked[:width])]
     return max(scored, key=lambda t: (t[0], t[1]))[2]
 
 
@@ -219,11 +235,10 @@ class VariantBot:
     def choose_move(self, position: Position, dice: DiceLike) -> Move:
         """The move to play (the pass move when nothing can be played)."""
         ranked = self.rank(position, dice)
-        if not ranked:
-            return position.pass_move(dice)
-        if self.plies < 2 or len(ranked) == 1:
-            return ranked[0][1]
-        return best_searched(ranked[: self.width], lambda m: self._two_ply(m.position_after()))
+        return searched_choice(position, dice, ranked, self.plies, self.width, self._searched)
+
+    def _searched(self, move: Move) -> float:
+        return self._two_ply(move.position_after())
 
     def _two_ply(self, after: Position) -> float:
         """My expected score when the opponent, on roll in ``after``, plays its best."""

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 
 import numpy as np
 import numpy.typing as npt
 
-from gammon.bots.variant_bot import ROLLS, best_searched
+from gammon.bots.variant_bot import ROLLS, searched_choice
 from gammon.dice import DiceLike
 from gammon.move import Move
 from gammon.position import Position
@@ -133,11 +133,8 @@ class NetBot:
     def choose_move(self, position: Position, dice: DiceLike) -> Move:
         """The move to play (the pass move when nothing can be played)."""
         ranked = self.rank(position, dice)
-        if not ranked:
-            return position.pass_move(dice)
-        if self.plies < 2 or len(ranked) == 1:
-            return ranked[0][1]
-        return best_searched(ranked[: self.width], lambda move: self._searched(position, move))
+        two_ply = partial(self._searched, position)
+        return searched_choice(position, dice, ranked, self.plies, self.width, two_ply)
 
     def _searched(self, position: Position, move: Move) -> float:
         """The mover's 2-ply equity after ``move``: the exact result or the reply's average."""
