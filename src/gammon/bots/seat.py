@@ -51,7 +51,7 @@ _LOCK = threading.Lock()
 
 #: The variants whose shipped net plays world-class: those measured stronger than the
 #: hand-made bot at 2 plies, which it replaces (docs/bot.md: fevga's net wins 57.5% of
-#: 200 games against it; plakoto's shipped net only 31%, so plakoto keeps VariantBot).
+#: 200 games against it; plakoto's shipped net only 31%, long nardy's 49.5%: they keep VariantBot).
 SEATED_NETS: Final = frozenset({"fevga"})
 
 
