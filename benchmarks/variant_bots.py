@@ -1,15 +1,24 @@
-"""The variant bot (gammon.bots.variant_bot) against a player of random legal moves.
+"""Variant bots against each other or a player of random legal moves.
 
-    .venv/bin/python benchmarks/variant_bots.py --games 200 [--variants fevga,plakoto] [--plies 1]
+    .venv/bin/python benchmarks/variant_bots.py --games 200 [--variants fevga,plakoto] \
+        [--bot heuristic|net] [--plies 1] [--opponent random|heuristic|net] \
+        [--opponent-plies 1] [--net VARIANT=PATH ...] [--workers 1]
+
+``--bot`` is the bot measured: ``heuristic`` (gammon.bots.variant_bot.VariantBot, the
+default) or ``net`` (gammon.bots.nets.NetBot with the shipped weights, or those of a
+training checkpoint given by ``--net fevga=/tmp/fevga.ckpt.npz``); ``--opponent`` what
+it plays against (``random`` legal moves by default).
 
 For each variant, ``--games`` games (the bot takes seat 0 in even games and seat 1 in
 odd ones, the dice come from one seeded generator per game, the same for every
 variant).  Each game is played with the core API to the end (bear-off, or plakoto's
 mother rule); the roll-off winner rolls again where the variant says so, and
 acey-deucey's 1-2 keeps the turn.  Prints the bot's share of games won with a 95%
-Wilson interval, its share of the points, and the milliseconds per bot move.
+Wilson interval (a draw counts as half a win), its share of the points, and the
+milliseconds per bot move.  ``--workers`` plays the games in that many processes.
 
-Measured on 2026-12-01 (the shared 2-core development machine, seed 20261201):
+Measured on 2026-12-01 (the shared 2-core development machine, seed 20261201), the
+heuristic bot against random moves:
 
     $ benchmarks/variant_bots.py --games 200 --variants tavla,...,jacquet   (1 ply)
     $ benchmarks/variant_bots.py --games 60 --variants acey-deucey          (1 ply)
@@ -31,19 +40,30 @@ Measured on 2026-12-01 (the shared 2-core development machine, seed 20261201):
 acey-deucey is slow because a 1-2 roll has thousands of legal moves (the 1 and the 2,
 then four steps of any double), which the random player generates too: 200 games take
 tens of minutes, hence 60.
+
+The nets against the heuristic bot and random moves: see docs/bot.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
 from gammon import Dice, Position
+from gammon.bots.nets.bot import NetBot
+from gammon.bots.nets.net import Net
 from gammon.bots.variant_bot import VariantBot
+from gammon.move import Move
 
 VARIANTS = ["tavla", "portes", "plakoto", "fevga", "long-nardy", "jacquet", "acey-deucey"]
+
+Chooser = Callable[[Position, Dice, random.Random], Move]
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -55,7 +75,33 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def play(variant: str, bot: VariantBot, bot_seat: int, seed: int) -> tuple[int, int, float, int]:
+def random_move(position: Position, dice: Dice, rng: random.Random) -> Move:
+    legal = position.legal_moves(dice)
+    return rng.choice(legal) if legal else position.pass_move(dice)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player of the benchmark: ``random``, ``heuristic`` or ``net`` at some plies."""
+
+    kind: str
+    plies: int = 1
+    nets: tuple[tuple[str, str], ...] = ()  # (variant, checkpoint path)
+
+    def chooser(self) -> Chooser:
+        if self.kind == "random":
+            return random_move
+        if self.kind == "heuristic":
+            bot: VariantBot | NetBot = VariantBot(plies=self.plies)
+        else:
+            nets = {v: Net.load(path)[0] for v, path in self.nets}
+            bot = NetBot(plies=self.plies, nets=nets)
+        return lambda position, dice, rng: bot.choose_move(position, dice)
+
+
+def play(
+    variant: str, players: tuple[Chooser, Chooser], bot_seat: int, seed: int
+) -> tuple[int, int, float, int]:
     """One game: (winner seat or -1 for a draw, points, bot seconds, bot moves)."""
     rng = random.Random(seed)
     position = Position.initial(variant)
@@ -71,12 +117,11 @@ def play(variant: str, bot: VariantBot, bot_seat: int, seed: int) -> tuple[int, 
     for _ in range(20000):
         if turn == bot_seat:
             start = time.perf_counter()
-            move = bot.choose_move(position, dice)
+            move = players[0](position, dice, rng)
             spent += time.perf_counter() - start
             moves += 1
         else:
-            legal = position.legal_moves(dice)
-            move = rng.choice(legal) if legal else position.pass_move(dice)
+            move = players[1](position, dice, rng)
         again = position.earns_bonus_roll(move)
         after = position.apply(move)
         if after.is_drawn():
@@ -93,29 +138,61 @@ def play(variant: str, bot: VariantBot, bot_seat: int, seed: int) -> tuple[int, 
     raise RuntimeError(f"{variant}: game {seed} did not end")
 
 
+def _games(
+    variant: str, bot: Player, opponent: Player, seeds: list[int]
+) -> tuple[float, int, int, float, int]:
+    """Play the games of ``seeds`` (the bot's seat alternates with the seed)."""
+    players = (bot.chooser(), opponent.chooser())
+    wins = 0.0
+    points_for = points_all = moves = 0
+    spent = 0.0
+    for seed in seeds:
+        seat = seed % 2
+        winner, points, secs, n = play(variant, players, seat, seed)
+        spent += secs
+        moves += n
+        points_all += points
+        if winner == -1:
+            wins += 0.5
+        elif winner == seat:
+            wins += 1
+            points_for += points
+    return wins, points_for, points_all, spent, moves
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--bot", choices=["heuristic", "net"], default="heuristic")
     parser.add_argument("--plies", type=int, default=1)
+    parser.add_argument("--opponent", choices=["random", "heuristic", "net"], default="random")
+    parser.add_argument("--opponent-plies", type=int, default=1)
+    parser.add_argument("--net", action="append", default=[], help="VARIANT=CHECKPOINT")
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=20261201)
     args = parser.parse_args()
-    bot = VariantBot(plies=args.plies)
-    print(f"variant bot at {args.plies} ply vs random legal moves, {args.games} games each")
+    nets = tuple(tuple(n.split("=", 1)) for n in args.net)
+    bot = Player(args.bot, args.plies, nets)  # type: ignore[arg-type]
+    opponent = Player(args.opponent, args.opponent_plies, nets)  # type: ignore[arg-type]
+    print(
+        f"{args.bot} bot at {args.plies} ply vs {args.opponent}"
+        + (f" at {args.opponent_plies} ply" if args.opponent != "random" else "")
+        + f", {args.games} games each"
+    )
     print(f"{'variant':12} {'won':>7} {'95% interval':>15} {'points':>7} {'ms/move':>8}")
+    workers = max(1, args.workers)
     for variant in args.variants.split(","):
-        wins = points_for = points_all = 0
-        spent = 0.0
-        moves = 0
-        for g in range(args.games):
-            seat = g % 2
-            winner, points, secs, n = play(variant, bot, seat, args.seed + g)
-            spent += secs
-            moves += n
-            points_all += points
-            if winner == seat:
-                wins += 1
-                points_for += points
+        seeds = [args.seed + g for g in range(args.games)]
+        # seed parity sets the seat: keep each worker's share of both seats even
+        parts = [seeds[i::workers] for i in range(workers)]
+        if workers == 1:
+            totals = [_games(variant, bot, opponent, seeds)]
+        else:
+            with ProcessPoolExecutor(workers) as pool:
+                jobs = [pool.submit(_games, variant, bot, opponent, p) for p in parts]
+                totals = [job.result() for job in jobs]
+        wins, points_for, points_all, spent, moves = (sum(t[i] for t in totals) for i in range(5))
         low, high = wilson(wins, args.games)
         share = points_for / points_all if points_all else 0.0
         ms = 1000 * spent / max(moves, 1)
@@ -126,4 +203,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     main()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 from functools import cache
+from typing import TYPE_CHECKING, Final
 
 from gammon.bots.bot import LEVELS, Bot, Level
 from gammon.bots.equity import EquityModel, ScoreContext
@@ -41,9 +42,17 @@ from gammon.match.state import MatchState
 from gammon.move import Move
 from gammon.position import Position
 
-__all__ = ["bot_for_level", "choose_action", "score_context"]
+if TYPE_CHECKING:  # numpy, which the nets need, comes with the bot extra
+    from gammon.bots.nets import NetBot
+
+__all__ = ["SEATED_NETS", "bot_for_level", "choose_action", "score_context", "variant_bot"]
 
 _LOCK = threading.Lock()
+
+#: The variants whose shipped net plays world-class: those measured stronger than the
+#: hand-made bot at 2 plies, which it replaces (docs/bot.md: fevga's net wins 57.5% of
+#: 200 games against it; plakoto's shipped net only 31%, long nardy's 49.5%: they keep VariantBot).
+SEATED_NETS: Final = frozenset({"fevga"})
 
 
 @cache
@@ -106,7 +115,32 @@ def _last_roll_move(position: Position, dice: Dice) -> Move:
     return max(position.legal_moves(dice), key=outcome)
 
 
-def _variant_action(state: MatchState, seat: int, bot: VariantBot, source: DiceSource) -> Action:
+def variant_bot(level: str, variant: str) -> VariantBot | NetBot:
+    """The bot of ``level`` for a variant bgsage cannot play.
+
+    ``world-class`` gets the variant's trained net (:mod:`gammon.bots.nets`) where it
+    ships and is in :data:`SEATED_NETS`, else the hand-made :class:`VariantBot` at 2
+    plies; the other levels get the hand-made bot at 1 ply.
+
+    >>> variant_bot("world-class", "fevga")
+    NetBot(plies=1, width=3, nets={})
+    >>> variant_bot("world-class", "plakoto")
+    VariantBot(plies=2, width=3, evaluator=HeuristicEvaluator())
+    >>> variant_bot("expert", "fevga")
+    VariantBot(plies=1, width=3, evaluator=HeuristicEvaluator())
+    """
+    if level != "world-class":
+        return VariantBot(plies=1)
+    try:
+        from gammon.bots.nets import NetBot, has_net
+    except ImportError:  # numpy comes with the bot extra
+        return VariantBot(plies=2)
+    return NetBot() if variant in SEATED_NETS and has_net(variant) else VariantBot(plies=2)
+
+
+def _variant_action(
+    state: MatchState, seat: int, bot: VariantBot | NetBot, source: DiceSource
+) -> Action:
     """A VariantBot's decision: no cube in these variants, so roll, move or answer."""
     g = state.game
     if g.phase in ("opening", "turn"):
@@ -130,22 +164,24 @@ def choose_action(
     level: str = "expert",
     *,
     dice: DiceSource | None = None,
-    bot: Bot | VariantBot | None = None,
+    bot: Bot | VariantBot | NetBot | None = None,
 ) -> Action:
     """The bot's action for ``seat`` in ``state`` at ``level``.
 
     Variants that bgsage cannot evaluate (plakoto, fevga, long nardy, jacquet,
-    acey-deucey: another board geometry) are played by :class:`VariantBot`, at 2 plies
-    for ``world-class`` and 1 ply otherwise, whatever ``bot`` is given (unless it is a
-    VariantBot).
+    acey-deucey: another board geometry) are played by :func:`variant_bot`: the trained
+    net for ``world-class`` where one is seated (else the hand-made :class:`VariantBot`
+    at 2 plies) and the hand-made bot at 1 ply otherwise,
+    whatever ``bot`` is given (unless it is a VariantBot or a NetBot).
 
     Raises :class:`IllegalActionError` when it is not ``seat``'s decision.
     """
     if seat not in to_act(state):
         raise IllegalActionError(f"it is not player {seat}'s decision (game {state.game.number})")
-    if isinstance(bot, VariantBot) or not state.game.position.variant.standard_geometry:
-        if not isinstance(bot, VariantBot):
-            bot = VariantBot(plies=2 if level == "world-class" else 1)
+    variant = state.game.position.variant
+    if (bot is not None and not isinstance(bot, Bot)) or not variant.standard_geometry:
+        if bot is None or isinstance(bot, Bot):
+            bot = variant_bot(level, variant.name)
         return _variant_action(state, seat, bot, dice if dice is not None else SystemDice())
     player = bot if bot is not None else bot_for_level(level)
     source = dice if dice is not None else SystemDice()

@@ -35,10 +35,10 @@ from gammon.dice import Dice, DiceLike
 from gammon.move import Move
 from gammon.position import Position
 
-__all__ = ["HeuristicEvaluator", "VariantBot"]
+__all__ = ["ROLLS", "HeuristicEvaluator", "VariantBot", "searched_choice"]
 
 #: The 21 distinct rolls with their weights out of 36.
-_ROLLS: Final = tuple((Dice(a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
+ROLLS: Final = tuple((Dice(a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
 #: Chance that a checker ``d`` pips away is hit by one roll (direct and combination
 #: shots, ignoring blocks): the usual table of 11/36, 12/36, ... for 1..12 and beyond.
 _SHOT: Final = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1)
@@ -181,6 +181,34 @@ class HeuristicEvaluator:
         return total
 
 
+def searched_choice(
+    position: Position,
+    dice: DiceLike,
+    ranked: Sequence[tuple[float, Move]],
+    plies: int,
+    width: int,
+    value: Callable[[Move], float],
+) -> Move:
+    """The move a bot ranking ``ranked`` plays at ``plies``.
+
+    The pass move when nothing can be played; at 1 ply the best ranked move; at 2
+    plies the one of the best ``width`` whose deeper ``value`` is highest (the better
+    ranked on ties).
+
+    >>> from gammon import Position
+    >>> start = Position.initial("fevga")
+    >>> moves = start.legal_moves((6, 5))
+    >>> searched_choice(start, (6, 5), [(0.0, m) for m in moves], 2, 3, lambda m: 1.0) == moves[0]
+    True
+    """
+    if not ranked:
+        return position.pass_move(dice)
+    if plies < 2 or len(ranked) == 1:
+        return ranked[0][1]
+    scored = [(value(move), -i, move) for i, (_, move) in enumerate(ranked[:width])]
+    return max(scored, key=lambda t: (t[0], t[1]))[2]
+
+
 @dataclass(frozen=True, slots=True)
 class VariantBot:
     """Chooses among the legal moves by :class:`HeuristicEvaluator` at 1 or 2 plies."""
@@ -207,25 +235,17 @@ class VariantBot:
     def choose_move(self, position: Position, dice: DiceLike) -> Move:
         """The move to play (the pass move when nothing can be played)."""
         ranked = self.rank(position, dice)
-        if not ranked:
-            return position.pass_move(dice)
-        if self.plies < 2 or len(ranked) == 1:
-            return ranked[0][1]
-        best: tuple[float, int] | None = None
-        choice = ranked[0][1]
-        for i, (_, move) in enumerate(ranked[: self.width]):
-            value = self._two_ply(move.position_after())
-            if best is None or (value, -i) > best:
-                best = (value, -i)
-                choice = move
-        return choice
+        return searched_choice(position, dice, ranked, self.plies, self.width, self._searched)
+
+    def _searched(self, move: Move) -> float:
+        return self._two_ply(move.position_after())
 
     def _two_ply(self, after: Position) -> float:
         """My expected score when the opponent, on roll in ``after``, plays its best."""
         if after.result() is not None or after.is_drawn():
             return -self.evaluator.value(after)
         total = 0.0
-        for dice, weight in _ROLLS:
+        for dice, weight in ROLLS:
             replies = after.legal_moves(dice)
             if not replies:
                 total += weight * -self.evaluator.value(after.flipped())

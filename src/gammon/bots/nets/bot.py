@@ -1,0 +1,161 @@
+"""NetBot: plays the variants off the backgammon board with their trained nets.
+
+:class:`NetBot` has the interface of :class:`~gammon.bots.variant_bot.VariantBot`
+(``rank``, ``choose_move``).  At ``plies=1`` (the default, a few milliseconds a move)
+it plays the legal move whose resulting position the variant's net values best for
+the mover, at ``plies=2`` it searches the best ``width`` of those again: the
+opponent's best answer (by the net) to each of its 21 rolls, averaged.
+
+The weights ship in ``gammon/bots/nets/data/<variant>.npz`` and are read on first
+use (:func:`load_net`); :func:`has_net` says whether a variant has them.
+
+>>> from gammon import Position
+>>> start = Position.initial("plakoto")
+>>> has_net("plakoto"), has_net("standard")
+(True, False)
+>>> NetBot().choose_move(start, (6, 5)) in start.legal_moves((6, 5))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, partial
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from gammon.bots.variant_bot import ROLLS, searched_choice
+from gammon.dice import DiceLike
+from gammon.move import Move
+from gammon.position import Position
+
+from .features import FAMILIES, encode
+from .net import Net, equity, flip_outputs
+
+__all__ = ["NetBot", "has_net", "load_net", "mover_outputs", "outcome"]
+
+Array = npt.NDArray[np.float64]
+
+
+def _data(variant: str) -> resources.abc.Traversable:
+    return resources.files("gammon.bots.nets").joinpath("data", f"{variant}.npz")
+
+
+def has_net(variant: str) -> bool:
+    """Whether trained weights ship for ``variant`` (by its name)."""
+    return variant in FAMILIES and _data(variant).is_file()
+
+
+@cache
+def load_net(variant: str) -> Net:
+    """The shipped net of ``variant``, read once per process (``FileNotFoundError`` if none)."""
+    if variant not in FAMILIES:
+        raise FileNotFoundError(f"no net for {variant!r}")
+    return Net.from_bytes(_data(variant).read_bytes())[0]
+
+
+def outcome(after: Position) -> Array | None:
+    """The exact outputs for the player on roll in ``after`` when the game is over.
+
+    >>> outcome(Position.initial("fevga")) is None
+    True
+    """
+    if after.is_drawn():
+        return np.array([0.5, 0.0, 0.0])
+    result = after.result()
+    if result is None:
+        return None
+    gammon = 1.0 if result.points >= 2 else 0.0
+    if result.winner == "player":
+        return np.array([1.0, gammon, 0.0])
+    return np.array([0.0, 0.0, gammon])
+
+
+def mover_outputs(
+    net: Net, position: Position, moves: Sequence[Move]
+) -> tuple[list[Position], list[bool], list[Array | None], Array, Array]:
+    """What each of ``moves`` leads to, and the net's outputs for the mover after it.
+
+    Returns the next positions (player on roll: the other side, or the mover again
+    after acey-deucey's bonus roll), whether the mover stays on roll, the exact
+    outcomes of the games that end (for the next player on roll), the mover's
+    outputs (win, win gammon, lose gammon) and the encoded next positions (zero for
+    the games that end), one row per move.
+    """
+    nexts: list[Position] = []
+    again: list[bool] = []
+    for m in moves:
+        bonus = position.earns_bonus_roll(m)
+        after = m.position_after()
+        nexts.append(after.flipped() if bonus else after)
+        again.append(bonus)
+    finals = [outcome(n) for n in nexts]
+    values = np.empty((len(nexts), 3))
+    inputs = np.zeros((len(nexts), net.inputs))
+    running = [i for i, f in enumerate(finals) if f is None]
+    if running:
+        inputs[running] = encode([nexts[i] for i in running])
+        values[running] = net.forward(inputs[running])
+    for i, f in enumerate(finals):
+        if f is not None:
+            values[i] = f
+    mine = np.where(np.array(again)[:, None], values, flip_outputs(values))
+    return nexts, again, finals, mine, inputs
+
+
+@dataclass(frozen=True, slots=True)
+class NetBot:
+    """Chooses among the legal moves by the variant's net at 1 or 2 plies."""
+
+    plies: int = 1
+    #: At 2 plies, how many of the best 1-ply moves are searched again.
+    width: int = 3
+    #: Nets by variant name instead of the shipped ones (training, tests).
+    nets: Mapping[str, Net] = field(default_factory=dict)
+
+    def net(self, position: Position) -> Net:
+        """The net for ``position``'s variant."""
+        name = position.variant.name
+        return self.nets[name] if name in self.nets else load_net(name)
+
+    def rank(self, position: Position, dice: DiceLike) -> list[tuple[float, Move]]:
+        """The legal moves, best first, with the mover's 1-ply equity after each."""
+        moves = position.legal_moves(dice)
+        if not moves:
+            return []
+        eq = equity(mover_outputs(self.net(position), position, moves)[3])
+        order = sorted(range(len(moves)), key=lambda i: (-eq[i], i))
+        return [(float(eq[i]), moves[i]) for i in order]
+
+    def choose_move(self, position: Position, dice: DiceLike) -> Move:
+        """The move to play (the pass move when nothing can be played)."""
+        ranked = self.rank(position, dice)
+        two_ply = partial(self._searched, position)
+        return searched_choice(position, dice, ranked, self.plies, self.width, two_ply)
+
+    def _searched(self, position: Position, move: Move) -> float:
+        """The mover's 2-ply equity after ``move``: the exact result or the reply's average."""
+        nexts, again, finals, mine, _ = mover_outputs(self.net(position), position, [move])
+        if finals[0] is not None:
+            return float(equity(mine)[0])
+        reply = self._reply_equity(nexts[0])
+        return reply if again[0] else -reply
+
+    def _reply_equity(self, position: Position) -> float:
+        """The expected 1-ply equity of the player on roll in ``position`` over its 21 rolls."""
+        net = self.net(position)
+        total = 0.0
+        for dice, weight in ROLLS:
+            moves = position.legal_moves(dice)
+            if moves:
+                best = float(equity(mover_outputs(net, position, moves)[3]).max())
+            else:
+                after = position.apply(position.pass_move(dice))
+                final = outcome(after)
+                out = final if final is not None else net.forward(encode([after]))[0]
+                best = -float(equity(out[None, :])[0])
+            total += weight * best
+        return total / 36.0

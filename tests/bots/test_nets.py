@@ -1,0 +1,210 @@
+"""The variant nets: encoding, forward pass, weights files, TD(λ) training, NetBot, seat."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy", reason="the nets need numpy (the bot extra)")
+
+import numpy as np
+
+from gammon import Dice, Position
+from gammon.bots.nets import NetBot, has_net
+from gammon.bots.nets.bot import load_net
+from gammon.bots.nets.features import FAMILIES, encode, input_size
+from gammon.bots.nets.net import Net, equity
+from gammon.bots.nets.td import TrainConfig, Trainer
+from gammon.bots.seat import SEATED_NETS, choose_action, variant_bot
+from gammon.bots.variant_bot import VariantBot
+from gammon.match import Play, TableOptions, apply, new_match, to_act
+
+NET_VARIANTS = list(FAMILIES)
+
+
+def _positions(variant: str, seed: int, count: int) -> list[Position]:
+    """Positions met in one random game (at most ``count``, the start first)."""
+    rng = random.Random(seed)
+    position = Position.initial(variant)
+    seen = [position]
+    while len(seen) < count:
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        legal = position.legal_moves(dice)
+        move = rng.choice(legal) if legal else position.pass_move(dice)
+        again = position.earns_bonus_roll(move)
+        after = position.apply(move)
+        if after.result() is not None or after.is_drawn():
+            break
+        position = after.flipped() if again else after
+        seen.append(position)
+    return seen
+
+
+@pytest.mark.parametrize("variant", NET_VARIANTS)
+def test_features_have_the_family_size_and_swap_halves_when_flipped(variant: str) -> None:
+    positions = _positions(variant, 5, 60 if variant != "acey-deucey" else 25)
+    x = encode(positions)
+    assert x.shape == (len(positions), input_size(variant))
+    flipped = encode([p.flipped() for p in positions])
+    half = x.shape[1] // 2
+    assert (flipped[:, :half] == x[:, half:]).all()
+    assert (flipped[:, half:] == x[:, :half]).all()
+    assert np.isfinite(x).all() and (x >= 0).all() and x.max() <= 4
+    # different positions, different encodings
+    assert len({row.tobytes() for row in x}) == len({p.position_id() for p in positions})
+
+
+def test_plakoto_pins_and_acey_deucey_waiting_checkers_are_encoded() -> None:
+    pinned = [p for g in range(6) for p in _positions("plakoto", g, 80) if any(p.pinned)]
+    assert pinned
+    x = encode(pinned)
+    half = x.shape[1] // 2
+    for row, position in zip(x, pinned, strict=True):
+        for side, mask in enumerate(position.pinned):
+            units = row[side * half + 101 : side * half + 125]  # after 96 point units and 5
+            assert [int(u) for u in units] == [mask >> p & 1 for p in range(1, 25)]
+    start = encode([Position.initial("acey-deucey")])[0]
+    # 15 waiting each: the waiting unit (after 96 point units, off and bar) is 1 for both sides
+    half = len(start) // 2
+    assert start[96 + 2] == start[half + 96 + 2] == 1.0
+
+
+def test_forward_pass_of_a_batch_matches_one_row_at_a_time() -> None:
+    net = Net.initial(input_size("fevga"), 8, seed=2)
+    x = encode(_positions("fevga", 1, 20))
+    batch = net.forward(x)
+    rows = np.concatenate([net.forward(row[None, :]) for row in x])
+    assert batch.shape == (len(x), 3)
+    assert np.allclose(batch, rows)
+    assert ((batch > 0) & (batch < 1)).all()
+    assert equity(batch).shape == (len(x),)
+
+
+def test_weights_round_trip_through_a_file(tmp_path: Path) -> None:
+    net = Net.initial(10, 4, seed=3)
+    net.save(tmp_path / "a.npz", variant="jacquet")
+    again, meta = Net.load(tmp_path / "a.npz")
+    assert meta == {"variant": "jacquet"}
+    for name, array in net.arrays().items():
+        assert np.array_equal(again.arrays()[name], array), name
+    net.save(tmp_path / "b.npz", dtype=np.float32)
+    small, _ = Net.load(tmp_path / "b.npz")
+    assert np.allclose(small.w1, net.w1, atol=1e-7) and not np.array_equal(small.w1, net.w1)
+
+
+def _weights(trainer: Trainer) -> list[np.ndarray]:
+    return [a.copy() for a in trainer.net.arrays().values()]
+
+
+@pytest.mark.parametrize("variant", ["plakoto", "jacquet"])
+def test_training_is_reproducible_and_resumes_exactly(variant: str, tmp_path: Path) -> None:
+    config = TrainConfig(variant, hidden=6, seed=11)
+    straight = Trainer.new(config)
+    start = _weights(straight)
+    for _ in range(4):
+        straight.play_game()
+    assert all((a != b).any() for a, b in zip(start, _weights(straight), strict=True))
+    parted = Trainer.new(config)
+    for _ in range(2):
+        parted.play_game()
+    parted.save(tmp_path / "ckpt.npz")
+    del parted
+    resumed = Trainer.resume(tmp_path / "ckpt.npz")
+    assert resumed.games == 2 and resumed.config == config
+    for _ in range(2):
+        resumed.play_game()
+    assert resumed.games == straight.games == 4
+    for a, b in zip(_weights(straight), _weights(resumed), strict=True):
+        assert np.array_equal(a, b)
+    other = Trainer.new(TrainConfig(variant, hidden=6, seed=12))
+    other.play_game()
+    other.play_game()
+    assert not np.array_equal(other.net.w1, resumed.net.w1)
+
+
+def test_exported_weights_load_as_the_net(tmp_path: Path) -> None:
+    trainer = Trainer.new(TrainConfig("fevga", hidden=5, seed=1))
+    trainer.play_game()
+    trainer.export(tmp_path / "fevga.npz")
+    net, meta = Net.load(tmp_path / "fevga.npz")
+    assert meta["variant"] == "fevga" and meta["games"] == "1"
+    x = encode([Position.initial("fevga")])
+    assert np.allclose(net.forward(x), trainer.net.forward(x), atol=1e-5)
+
+
+def _bot_for(variant: str, plies: int = 1) -> NetBot:
+    """The shipped net where there is one, else a small random one (legality only)."""
+    if has_net(variant):
+        return NetBot(plies=plies)
+    return NetBot(plies=plies, nets={variant: Net.initial(input_size(variant), 5, seed=1)})
+
+
+@pytest.mark.parametrize("variant", NET_VARIANTS)
+def test_netbot_plays_only_legal_moves(variant: str) -> None:
+    bot = _bot_for(variant)
+    rng = random.Random(3)
+    position = Position.initial(variant)
+    for _ in range(300 if variant != "acey-deucey" else 20):
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        legal = position.legal_moves(dice)
+        move = bot.choose_move(position, dice)
+        assert move in legal if legal else move == position.pass_move(dice)
+        ranked = bot.rank(position, dice)
+        assert [m for _, m in ranked] == [move, *[m for _, m in ranked[1:]]] or not legal
+        assert sorted(m.position_after().position_id() for _, m in ranked) == sorted(
+            m.position_after().position_id() for m in legal
+        )
+        again = position.earns_bonus_roll(move)
+        after = position.apply(move)
+        if after.result() is not None or after.is_drawn():
+            position = Position.initial(variant)
+        else:
+            position = after.flipped() if again else after
+
+
+@pytest.mark.parametrize("variant", ["plakoto", "fevga"])
+def test_two_ply_picks_one_of_the_best_one_ply_moves(variant: str) -> None:
+    position = _positions(variant, 2, 12)[-1]
+    bot = _bot_for(variant, plies=2)
+    dice = Dice(4, 2)
+    move = bot.choose_move(position, dice)
+    top = [m for _, m in NetBot(nets=bot.nets).rank(position, dice)[: bot.width]]
+    assert move in top
+
+
+def test_shipped_nets_are_small_and_match_their_encoding() -> None:
+    shipped = [v for v in NET_VARIANTS if has_net(v)]
+    assert {"plakoto", "fevga"} <= set(shipped)
+    data = Path(__file__).resolve().parents[2] / "src/gammon/bots/nets/data"
+    for variant in shipped:
+        assert (data / f"{variant}.npz").stat().st_size < 200_000
+        assert load_net(variant).inputs == input_size(variant)
+
+
+def test_world_class_plays_the_net_and_the_lower_levels_the_hand_made_bot() -> None:
+    assert SEATED_NETS and all(has_net(v) for v in SEATED_NETS)
+    assert isinstance(variant_bot("world-class", "fevga"), NetBot)
+    assert variant_bot("expert", "fevga") == VariantBot(plies=1)
+    # a net not (yet) stronger than the hand-made bot at 2 plies is not seated
+    assert variant_bot("world-class", "plakoto") == VariantBot(plies=2)
+    assert variant_bot("world-class", "jacquet") == VariantBot(plies=2)
+    state = new_match(TableOptions(variant="fevga", cube=False, match_length=1))
+    rng = random.Random(4)
+
+    class SeededDice:
+        def roll(self) -> Dice:
+            return Dice(rng.randint(1, 6), rng.randint(1, 6))
+
+    plays = 0
+    while not state.over and plays < 40:
+        seat = to_act(state)[0]
+        action = choose_action(state, seat, "world-class", dice=SeededDice())
+        if isinstance(action, Play):
+            g = state.game
+            assert g.dice is not None
+            assert action.move == str(NetBot().choose_move(g.position, g.dice))
+            plays += 1
+        state = apply(state, action).state
+    assert plays > 0
