@@ -17,7 +17,7 @@ import threading
 from dataclasses import replace
 from functools import cache
 
-from gammon.bots.bot import LEVELS, Bot, Level
+from gammon.bots.bot import LEVELS, Bot, Level, level_within
 from gammon.bots.equity import EquityModel, ScoreContext
 from gammon.bots.variant_bot import VariantBot
 from gammon.dice import Dice
@@ -131,12 +131,18 @@ def choose_action(
     *,
     dice: DiceSource | None = None,
     bot: Bot | VariantBot | None = None,
+    time_left: float | None = None,
 ) -> Action:
     """The bot's action for ``seat`` in ``state`` at ``level``.
 
+    ``time_left`` is how many seconds the table's clock leaves for this decision
+    (None: no clock): a level that may need more plays this decision at a lower
+    level (:func:`gammon.bots.bot.level_within`: grandmaster, then world-class,
+    then expert).
+
     Variants that bgsage cannot evaluate (plakoto, fevga, long nardy, jacquet,
     acey-deucey: another board geometry) are played by :class:`VariantBot`, at 2 plies
-    for ``world-class`` and 1 ply otherwise, whatever ``bot`` is given (unless it is a
+    for ``world-class`` and ``grandmaster``, 1 ply otherwise, whatever ``bot`` is given (unless it is a
     VariantBot).
 
     Raises :class:`IllegalActionError` when it is not ``seat``'s decision.
@@ -145,8 +151,10 @@ def choose_action(
         raise IllegalActionError(f"it is not player {seat}'s decision (game {state.game.number})")
     if isinstance(bot, VariantBot) or not state.game.position.variant.standard_geometry:
         if not isinstance(bot, VariantBot):
-            bot = VariantBot(plies=2 if level == "world-class" else 1)
+            bot = VariantBot(plies=2 if level in ("world-class", "grandmaster") else 1)
         return _variant_action(state, seat, bot, dice if dice is not None else SystemDice())
+    if level in LEVELS:
+        level = level_within(level, time_left)
     player = bot if bot is not None else bot_for_level(level)
     source = dice if dice is not None else SystemDice()
     g = state.game

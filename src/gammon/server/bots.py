@@ -24,7 +24,7 @@ __all__ = ["BOT_LEVELS", "BotRunner", "bots_available", "choose_in_worker"]
 log = logging.getLogger(__name__)
 
 #: The levels ``choose_action`` knows.
-BOT_LEVELS: Final = ("beginner", "intermediate", "expert", "world-class")
+BOT_LEVELS: Final = ("beginner", "intermediate", "expert", "world-class", "grandmaster")
 
 
 def bots_available() -> bool:
@@ -35,11 +35,16 @@ def bots_available() -> bool:
         return False
 
 
-def choose_in_worker(state: MatchState, seat: int, level: str, dice: Dice) -> Action:
-    """Run in a worker: the bot's action for ``seat`` in ``state``; a roll gets ``dice``."""
+def choose_in_worker(
+    state: MatchState, seat: int, level: str, dice: Dice, time_left: float | None = None
+) -> Action:
+    """Run in a worker: the bot's action for ``seat`` in ``state``; a roll gets ``dice``.
+
+    ``time_left``: the seconds the table's clock leaves (a slower level falls back).
+    """
     from gammon.bots.seat import choose_action
 
-    return choose_action(state, seat, level, dice=FixedDice([dice]))
+    return choose_action(state, seat, level, dice=FixedDice([dice]), time_left=time_left)
 
 
 class BotRunner:
@@ -59,10 +64,15 @@ class BotRunner:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="gammon-bot")
         return self._executor
 
-    async def choose(self, state: MatchState, seat: int, level: str, dice: Dice) -> Action:
-        """The bot's decision, computed in the pool (``dice`` for a roll: the match's next)."""
+    async def choose(
+        self, state: MatchState, seat: int, level: str, dice: Dice, time_left: float | None = None
+    ) -> Action:
+        """The bot's decision, computed in the pool (``dice`` for a roll: the match's next;
+        ``time_left``: what the table's clock leaves, None without a clock)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), choose_in_worker, state, seat, level, dice)
+        return await loop.run_in_executor(
+            self._pool(), choose_in_worker, state, seat, level, dice, time_left
+        )
 
     def close(self) -> None:
         """Stop the workers."""
