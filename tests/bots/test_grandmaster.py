@@ -152,3 +152,39 @@ def test_grandmaster_decisions_are_legal_deterministic_and_in_time(
     # cubeful: the equities after the move include the opponent's cube in the match
     decision = grandmaster.cube_decision(position, ctx)
     assert decision.can_double and decision.no_double != decision.cubeless
+
+
+def test_analyse_cancelled_by_ctrl_c_says_how_far_it_got(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+    from pathlib import Path
+
+    from gammon.bots.analysis import cli
+
+    def interrupted(record: object, level: str, **kwargs: object) -> None:
+        progress = kwargs["progress"]
+        assert callable(progress)
+        progress("cube", 40, 40)
+        progress("deep", 12, 150)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "analyse_match", interrupted)
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    mat = Path(__file__).parents[1] / "data" / "mat" / "corpus" / "online_server_7pt.mat"
+    args = parser.parse_args([str(mat), "--level", "grandmaster", "--no-progress"])
+    assert cli.run(args) == 130
+    err = capsys.readouterr().err
+    assert "analysis cancelled at grandmaster" in err
+    assert "cube decisions: 40 of 40" in err and "best moves again: 12 of 150" in err
+
+
+def test_grandmaster_analysis_goes_to_the_final_depth() -> None:
+    pytest.importorskip("bgsage", reason="the analysis needs bgsage (the dev and bot extras)")
+    from gammon.bots.analysis import Analyzer
+
+    analyzer = Analyzer("grandmaster")
+    assert analyzer.plies == 4 and analyzer.chunk < 64
+    assert Analyzer("grandmaster", plies=3).plies == 3
+    assert Analyzer("world-class").plies == 3

@@ -147,13 +147,15 @@ def _progress_bar(enabled: bool, plies: int | None) -> Iterator[Progress | None]
         yield report
 
 
-def _stage_line(stage: str, done: int, total: int) -> str:
+def _stage_line(stage: str, done: int, total: int, plies: int | None = None) -> str:
     """One stage's progress, as the cancel message lists it.
 
-    >>> _stage_line("deep", 12, 150)
-    'best moves again (deep): 12 of 150'
+    >>> _stage_line("deep", 12, 150), _stage_line("deep", 1, 2, 4)
+    ('best moves again: 12 of 150', 'best moves again (4-ply): 1 of 2')
     """
-    return f"{_STAGES.get(stage, stage).format(plies='deep')}: {done} of {total}"
+    label = _STAGES.get(stage, stage)
+    label = label.format(plies=plies) if plies else label.replace(" ({plies}-ply)", "")
+    return f"{label}: {done} of {total}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -173,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
                 record, args.level, plies=args.plies, threads=args.threads, progress=progress
             )
     except KeyboardInterrupt:
-        done = "; ".join(_stage_line(s, d, t) for s, (d, t) in reached.items()) or "nothing"
+        done = "; ".join(_stage_line(s, d, t, args.plies) for s, (d, t) in reached.items())
+        done = done or "nothing"
         sys.stderr.write(f"analysis cancelled at {args.level}: {done}\n")
         return 130
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
