@@ -32,6 +32,7 @@ No luck adjustment: a match is won or lost, so this needs many pairs.
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import math
 import multiprocessing
@@ -43,12 +44,14 @@ from typing import Any
 
 import gnubg_nn  # type: ignore[import-untyped]  # GPL: benchmark opponent only
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gammon.bots.bot import LEVELS, Bot, Level
 from gammon.bots.equity import ScoreContext
 from gammon.bots.seat import score_context
 from gammon.match import Double, Drop, MatchState, Play, Roll, TableOptions, Take
 from gammon.match.engine import allowed_actions, apply, new_match
 from gammon.position import Position
+from pair_summary import replace_block  # a sibling module of this script
 
 MATCH_LENGTH = 7
 
@@ -135,13 +138,52 @@ def interval(values: list[float]) -> tuple[float, float, float]:
     """Mean and normal 95% interval.
 
     >>> interval([1.0, 0.0, 0.5, 0.5])
-    (0.5, 0.1, 0.9)
+    (0.5, 0.099917, 0.900083)
     """
     n = len(values)
     mean = sum(values) / n
     var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
     half = 1.96 * math.sqrt(var / n)
     return round(mean, 6), round(mean - half, 6), round(mean + half, 6)
+
+
+#: The saved runs the cube table is built from.
+CUBE_GLOB = "benchmarks/results/cube-match-*.json"
+
+
+def cube_rows(runs: list[dict[str, Any]]) -> list[str]:
+    """The cube-match table in markdown, one row per saved run.
+
+    >>> run = {"level": "world-class", "checker_level": "expert", "gnubg_plies": 2, "seed": 3,
+    ...        "mwc": [0.52, 0.45, 0.59], "ms_per_cube_decision": 30.0, "loads": [[9.0, 8, 7]],
+    ...        "pairs": {"0": [], "1": []}}
+    >>> print(cube_rows([run])[2])
+    | world-class | gnubg-nn 2-ply | expert | 3 | 2 | 52.0% [45.0%, 59.0%] | 30.0 | 9.0 |
+    """
+    rows = [
+        "| gammon's cube | gnubg-nn's match cube | checker play (both) | seed | pairs "
+        "| gammon's match winning chance [95% CI] | ms per gammon cube decision | load |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in runs:
+        mean, low, high = r["mwc"]
+        loads = ", ".join(f"{load[0]:.1f}" for load in r["loads"][-3:])
+        rows.append(
+            f"| {r['level']} | gnubg-nn {r['gnubg_plies']}-ply | {r['checker_level']} "
+            f"| {r['seed']} | {len(r['pairs'])} "
+            f"| {100 * mean:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%] "
+            f"| {r['ms_per_cube_decision']} | {loads} |"
+        )
+    return rows
+
+
+def write_table(page: str) -> None:
+    """Write the cube-match table of every saved run into ``page`` (docs/bots.md)."""
+    runs = []
+    for path in sorted(glob.glob(CUBE_GLOB)):
+        with open(path, encoding="utf-8") as handle:
+            runs.append(json.load(handle))
+    replace_block(page, "cube match table", cube_rows(runs))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,7 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS")
     parser.add_argument("--append", metavar="JSON", help="continue and save the run in JSON")
+    parser.add_argument("--table", metavar="MARKDOWN", help="play nothing: write the cube table")
     args = parser.parse_args(argv)
+    if args.table:
+        write_table(args.table)
+        return 0
     saved: dict[str, Any] = {}
     if args.append and os.path.exists(args.append):
         with open(args.append, encoding="utf-8") as handle:

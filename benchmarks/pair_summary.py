@@ -254,7 +254,6 @@ def load_summary(path: str) -> Summary:
 
 #: The results the calibration table is built from.
 CALIBRATION_GLOB = "benchmarks/results/calibration-*.json"
-_START, _END = "<!-- calibration table: start -->", "<!-- calibration table: end -->"
 _NAMES = {"gnubg-nn-0ply": "gnubg-nn 0-ply", "gnubg-nn-2ply": "gnubg-nn 2-ply"}
 
 
@@ -296,13 +295,20 @@ def write_table(page: str, pattern: str = CALIBRATION_GLOB) -> None:
     markers (they are added at the end when missing).
     """
     summaries = [load_summary(path) for path in sorted(glob.glob(pattern))]
-    table = "\n".join([_START, "", *calibration_rows(summaries), "", _END])
+    replace_block(page, "calibration table", calibration_rows(summaries))
+    print(f"{page}: {len(summaries)} runs, {os.path.basename(pattern)}")
+
+
+def replace_block(page: str, name: str, lines: list[str]) -> None:
+    """Put ``lines`` between the page's ``<!-- NAME: start -->`` and ``<!-- NAME: end -->``
+    markers (added at the end of the page when missing)."""
+    start, end = f"<!-- {name}: start -->", f"<!-- {name}: end -->"
+    block = "\n".join([start, "", *lines, "", end])
     path = Path(page)
     text = path.read_text(encoding="utf-8") if path.exists() else ""
-    if _START in text and _END in text:
-        before, rest = text.split(_START, 1)
-        text = before + table + rest.split(_END, 1)[1]
+    if start in text and end in text:
+        before, rest = text.split(start, 1)
+        text = before + block + rest.split(end, 1)[1]
     else:
-        text = text.rstrip("\n") + "\n\n" + table + "\n"
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
     path.write_text(text, encoding="utf-8")
-    print(f"{page}: {len(summaries)} runs, {os.path.basename(pattern)}")

@@ -55,3 +55,35 @@ def test_play_the_bot_to_the_end(players: Make) -> None:
     assert state["dice"]["server_seed"] is not None
     log = me.http.get(f"/matches/{table['id']}/log").text
     assert '"type": "reveal"' in log
+
+
+def test_a_short_clock_plays_the_bot_at_a_lower_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker gets the time the table's clock leaves; grandmaster falls back within it."""
+    import asyncio
+    from dataclasses import replace
+
+    from gammon import Dice, Position
+    from gammon.bots import seat
+    from gammon.bots.bot import Bot
+    from gammon.bots.evaluator import PipCountEvaluator
+    from gammon.match import TableOptions, new_match
+    from gammon.server.bots import BotRunner
+
+    asked: list[str] = []
+
+    def fake(level: str, seed: int = 0) -> Bot:
+        asked.append(level)
+        return Bot(PipCountEvaluator(), "expert")
+
+    monkeypatch.setattr(seat, "bot_for_level", fake)
+    state = new_match(TableOptions(match_length=3))
+    position = Position.from_points({13: 5, 8: 3, 6: 5, 24: 2}, {13: 5, 8: 3, 6: 5, 24: 2})
+    game = replace(state.game, phase="moving", position=position, turn=0, dice=Dice(4, 2))
+    state = replace(state, game=game)
+    runner = BotRunner(0)
+    try:
+        for left, level in ((None, "grandmaster"), (3.0, "world-class"), (0.2, "expert")):
+            asyncio.run(runner.choose(state, 0, "grandmaster", Dice(1, 2), left))
+            assert asked[-1] == level
+    finally:
+        runner.close()
