@@ -46,6 +46,11 @@ expert          1.8 / 5.7                  23                   0.15
 world-class     31 / 90                    194                  12.8 (max 35)
 ==============  =========================  ===================  ====================
 
+Grandmaster (``threads=0``, 40 positions of expert self-play in a 7-point match,
+``benchmarks/decision_time.py``, measured while other work held the 1-minute load
+average at 12.8 on the 2 cores): checker play 617 ms mean, 3.3 s p95, 4.1 s max;
+cube decisions 46 ms mean, 130 ms max; 332 ms per decision overall.
+
 With ``threads=1`` (one core per bot, as in a pool of worker processes) the
 1-ply levels are unchanged and world-class takes 45 ms on average (p95 144 ms,
 max 254 ms) per move and 20 ms per cube decision.  The slowest moves are doubles
