@@ -57,33 +57,28 @@ def test_play_the_bot_to_the_end(players: Make) -> None:
     assert '"type": "reveal"' in log
 
 
-def test_a_short_clock_plays_the_bot_at_a_lower_level(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The worker gets the time the table's clock leaves; grandmaster falls back within it."""
+def test_the_clocks_time_left_reaches_the_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker passes the time the table's clock leaves to ``choose_action``, which
+    plays a slower level lower within it (tests/bots/test_grandmaster.py)."""
     import asyncio
-    from dataclasses import replace
 
-    from gammon import Dice, Position
+    from gammon import Dice
     from gammon.bots import seat
-    from gammon.bots.bot import Bot
-    from gammon.bots.evaluator import PipCountEvaluator
-    from gammon.match import TableOptions, new_match
+    from gammon.match import Roll, TableOptions, new_match
     from gammon.server.bots import BotRunner
 
-    asked: list[str] = []
+    given: list[object] = []
 
-    def fake(level: str, seed: int = 0) -> Bot:
-        asked.append(level)
-        return Bot(PipCountEvaluator(), "expert")
+    def fake(state: object, seat_: int, level: str, **kwargs: object) -> Roll:
+        given.append((level, kwargs["time_left"]))
+        return Roll(seat_, Dice(1, 2))
 
-    monkeypatch.setattr(seat, "bot_for_level", fake)
-    state = new_match(TableOptions(match_length=3))
-    position = Position.from_points({13: 5, 8: 3, 6: 5, 24: 2}, {13: 5, 8: 3, 6: 5, 24: 2})
-    game = replace(state.game, phase="moving", position=position, turn=0, dice=Dice(4, 2))
-    state = replace(state, game=game)
+    monkeypatch.setattr(seat, "choose_action", fake)
     runner = BotRunner(0)
     try:
-        for left, level in ((None, "grandmaster"), (3.0, "world-class"), (0.2, "expert")):
+        state = new_match(TableOptions(match_length=3))
+        for left in (None, 2.5):
             asyncio.run(runner.choose(state, 0, "grandmaster", Dice(1, 2), left))
-            assert asked[-1] == level
     finally:
         runner.close()
+    assert given == [("grandmaster", None), ("grandmaster", 2.5)]
