@@ -396,7 +396,7 @@ def run(
 ) -> Summary:
     """Play pairs ``start_pair``.. in ``workers`` processes (stopping early past ``time_limit`` s).
 
-    ``checkpoint`` gets the summary so far every 10 pairs (``--append`` saves it).
+    ``checkpoint`` gets the summary so far after every pair (``--append`` saves it).
     """
     start = time.perf_counter()
     results: dict[int, list[GameResult]] = {}
@@ -414,10 +414,10 @@ def run(
             results[number] = pair
             done = len(results)
             elapsed = time.perf_counter() - start
+            if checkpoint is not None:
+                checkpoint(so_far())  # every pair: a slow run loses nothing when stopped
             if done % 10 == 0 or done == pairs:
                 partial = so_far()
-                if checkpoint is not None:
-                    checkpoint(partial)
                 raw, adjusted = partial.raw, partial.adjusted
                 print(
                     f"\r{done}/{pairs} pairs, {elapsed:.0f} s, ppg {raw.mean:+.3f} "
@@ -453,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         "--append",
         metavar="JSON",
         help="continue the run saved in JSON (its level, opponent, seed, cube) from its next "
-        "pair, saving every 10 pairs",
+        "pair, saving after every pair",
     )
     parser.add_argument(
         "--table",

@@ -236,8 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     with ctx.Pool(args.workers, _init, (args.level, args.checker_level, args.gnubg_plies)) as pool:
         for number, matches in pool.imap_unordered(play_pair, tasks):
             pairs[str(number)] = matches
+            data = save()  # every pair: a slow run loses nothing when stopped
             if len(pairs) % 5 == 0:
-                data = save()
                 print(f"\r{len(pairs)} pairs, mwc {data['mwc']}", end="", file=sys.stderr)
             if args.time_limit is not None and time.perf_counter() - start > args.time_limit:
                 pool.terminate()
