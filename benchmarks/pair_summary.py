@@ -252,8 +252,12 @@ def load_summary(path: str) -> Summary:
         return Summary.from_json(json.load(handle))
 
 
-#: The results the calibration table is built from.
-CALIBRATION_GLOB = "benchmarks/results/calibration-*.json"
+#: The results the calibration table is built from: this page's runs and the earlier
+#: 500-pair runs against gnubg-nn 0-ply.
+CALIBRATION_GLOBS = (
+    "benchmarks/results/calibration-*.json",
+    "benchmarks/results/bot_vs_gnubg-*.json",
+)
 _NAMES = {"gnubg-nn-0ply": "gnubg-nn 0-ply", "gnubg-nn-2ply": "gnubg-nn 2-ply"}
 
 
@@ -269,34 +273,39 @@ def calibration_rows(summaries: list[Summary]) -> list[str]:
     for s in summaries:
         groups.setdefault((s.level, s.opponent, s.cube, s.seed), []).append(s)
     rows = [
-        "| level | opponent | games | pairs | luck-adjusted ppg [95% CI] "
+        "| level | opponent | play | pairs | luck-adjusted ppg [95% CI] "
         "| as played [95% CI] | ms per decision (level / opponent) | load (1 min) |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for (level, opponent, cube, seed), parts in sorted(groups.items()):
         s = merge(parts) if len(parts) > 1 else parts[0]
         loads = [load[0] for load in s.loads]
-        load = f"{min(loads):.1f}-{max(loads):.1f}" if len(set(loads)) > 1 else f"{loads[0]:.1f}"
+        load = "not recorded"
+        if loads:
+            low, high = min(loads), max(loads)
+            load = f"{low:.1f}" if low == high else f"{low:.1f}-{high:.1f}"
         rows.append(
             f"| {level} | {_NAMES.get(opponent, opponent)} "
             f"| {'cube' if cube else 'cubeless'}, seed {seed} | {len(s.pair_points)} "
             f"| {s.adjusted.mean:+.3f} [{s.adjusted.low:+.3f}, {s.adjusted.high:+.3f}] "
             f"| {s.raw.mean:+.3f} [{s.raw.low:+.3f}, {s.raw.high:+.3f}] "
             f"| {s.ms_per_decision[GAMMON]['all']:.1f} / {s.ms_per_decision[GNUBG]['all']:.1f} "
-            f"| {load if loads else '?'} |"
+            f"| {load} |"
         )
     return rows
 
 
-def write_table(page: str, pattern: str = CALIBRATION_GLOB) -> None:
-    """Write the calibration table of the runs matching ``pattern`` into ``page``.
+def write_table(page: str, *patterns: str) -> None:
+    """Write the calibration table of the runs matching ``patterns`` into ``page``
+    (by default :data:`CALIBRATION_GLOBS`).
 
     The table replaces what stands between the page's two calibration-table
     markers (they are added at the end when missing).
     """
-    summaries = [load_summary(path) for path in sorted(glob.glob(pattern))]
+    paths = sorted({p for pattern in patterns or CALIBRATION_GLOBS for p in glob.glob(pattern)})
+    summaries = [load_summary(path) for path in paths]
     replace_block(page, "calibration table", calibration_rows(summaries))
-    print(f"{page}: {len(summaries)} runs, {os.path.basename(pattern)}")
+    print(f"{page}: the calibration table of {len(summaries)} runs")
 
 
 def replace_block(page: str, name: str, lines: list[str]) -> None:
