@@ -167,6 +167,7 @@ def cube_rows(runs: list[dict[str, Any]]) -> list[str]:
     ]
     for r in runs:
         mean, low, high = r["mwc"]
+        low, high = max(0.0, low), min(1.0, high)  # a chance: the normal interval clipped
         loads = ", ".join(f"{load[0]:.1f}" for load in r["loads"][-3:])
         rows.append(
             f"| {r['level']} | gnubg-nn {r['gnubg_plies']}-ply | {r['checker_level']} "
