@@ -83,17 +83,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
+import os
 import random
 import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import gnubg_nn  # type: ignore[import-untyped]  # GPL: benchmark opponent only
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gammon.bots.bot import LEVELS, Bot, Level
 from gammon.bots.equity import EquityModel, ScoreContext
 from gammon.bots.evaluator import Probabilities, terminal_probabilities
@@ -103,8 +103,21 @@ from gammon.match import Double, Drop, MatchState, Play, Roll, TableOptions, Tak
 from gammon.match.engine import allowed_actions, apply, new_match
 from gammon.move import Move
 from gammon.position import Position
+from pair_summary import (  # a sibling module of this script
+    GAMMON,
+    GNUBG,
+    Clock,
+    GameResult,
+    Interval,
+    Summary,
+    load_summary,
+    merge,
+    summarise,
+    write_table,
+)
 
-GAMMON, GNUBG = "gammon", "gnubg"
+#: What the benchmark offers (the summaries' arithmetic lives in pair_summary.py).
+__all__ = ["Interval", "LuckJudge", "Summary", "main", "merge", "play_game", "run", "summarise"]
 
 
 def sage_to_gnu(board: tuple[int, ...]) -> list[list[int]]:
@@ -115,18 +128,23 @@ def sage_to_gnu(board: tuple[int, ...]) -> list[list[int]]:
 
 
 class GnubgSide:
-    """gnubg-nn 0-ply: its own move ranking, and its probabilities in gammon's cube model."""
+    """gnubg-nn at ``plies`` (gnubg's count: 0 = the raw networks, 2 = XG's 3-ply): its own
+    move ranking, and its probabilities in gammon's cube model."""
+
+    def __init__(self, plies: int = 0) -> None:
+        self.plies = plies
 
     def probabilities(self, position: Position) -> Probabilities:
-        """gnubg-nn's 0-ply pre-roll probabilities of the player on roll."""
-        raw = gnubg_nn.probabilities(sage_to_gnu(position.board), 0)
+        """gnubg-nn's pre-roll probabilities of the player on roll."""
+        raw = gnubg_nn.probabilities(sage_to_gnu(position.board), self.plies)
         return Probabilities.from_sequence(raw)
 
-    def choose_move(self, position: Position, dice: Dice) -> Move:
-        """gnubg-nn's best move among gammon's legal moves."""
+    def choose_move(self, position: Position, dice: Dice, ctx: ScoreContext) -> Move:
+        """gnubg-nn's best move among gammon's legal moves (cubeless: ``ctx`` is unused)."""
         moves = position.legal_moves(dice)
         by_key = {m.position_after().position_key(): m for m in moves}
-        ranked = gnubg_nn.best_move(sage_to_gnu(position.board), dice.d1, dice.d2, list=1)[1]
+        board = sage_to_gnu(position.board)
+        ranked = gnubg_nn.best_move(board, dice.d1, dice.d2, n=self.plies, list=1)[1]
         for key, *_ in ranked:
             if key in by_key:
                 return by_key[key]
@@ -232,35 +250,6 @@ class LuckJudge:
         return self.after_roll(position, d1, d2, ctx)
 
 
-@dataclass
-class Clock:
-    """Time spent and decisions made by one side."""
-
-    checker_s: float = 0.0
-    checker_n: int = 0
-    cube_s: float = 0.0
-    cube_n: int = 0
-
-    def add(self, other: Clock) -> None:
-        self.checker_s += other.checker_s
-        self.checker_n += other.checker_n
-        self.cube_s += other.cube_s
-        self.cube_n += other.cube_n
-
-
-@dataclass
-class GameResult:
-    """One game: gammon's points (negative: lost) and each side's clock."""
-
-    points: int
-    gammon_seat: int
-    #: ``points`` less gammon's luck (times the cube) as judged by :class:`LuckJudge`
-    adjusted: float
-    #: 1 single, 2 gammon, 3 backgammon
-    result: int
-    clocks: dict[str, Clock] = field(default_factory=dict)
-
-
 class RollStream:
     """The dice of one sequence: the k-th roll is the same in both games of a pair."""
 
@@ -271,18 +260,49 @@ class RollStream:
         return Dice(self._rng.randint(1, 6), self._rng.randint(1, 6))
 
 
-#: The worker process's bot (built once per process by the pool's initializer).
+#: The opponents ``--opponent`` names besides gammon's own levels.
+GNUBG_OPPONENTS: dict[str, int] = {"gnubg-nn-0ply": 0, "gnubg-nn-2ply": 2}
+
+
+class BotSide:
+    """One of gammon's own levels as the opponent (the level-against-level rows)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def choose_move(self, position: Position, dice: Dice, ctx: ScoreContext) -> Move:
+        return self.bot.choose_move(position, dice, ctx)
+
+    def should_double(self, position: Position, ctx: ScoreContext) -> bool:
+        return self.bot.should_double(position, ctx)
+
+    def respond_to_double(self, position: Position, ctx: ScoreContext) -> str:
+        return self.bot.respond_to_double(position, ctx)
+
+
+def opponent_side(name: str, threads: int = 1) -> GnubgSide | BotSide:
+    """The opponent ``--opponent`` names: gnubg-nn at a depth, or one of gammon's levels."""
+    if name in GNUBG_OPPONENTS:
+        return GnubgSide(GNUBG_OPPONENTS[name])
+    if name in LEVELS:
+        return BotSide(Bot.with_bgsage(name, threads=threads, seed=1))  # type: ignore[arg-type]
+    raise SystemExit(f"unknown opponent {name!r}")
+
+
+#: The worker process's bot and opponent (built once per process by the pool's initializer).
 _WORKER: dict[str, Bot] = {}
-_GNUBG = GnubgSide()
+_OPPONENT: dict[str, GnubgSide | BotSide] = {}
 _JUDGE = LuckJudge()
 
 
-def _init_worker(level: Level) -> None:
-    _WORKER["bot"] = Bot.with_bgsage(level, threads=1)
+def _init_worker(level: Level, opponent: str = "gnubg-nn-0ply", threads: int = 1) -> None:
+    _WORKER["bot"] = Bot.with_bgsage(level, threads=threads)
+    _OPPONENT["side"] = opponent_side(opponent, threads)
 
 
 def play_game(bot: Bot, gammon_seat: int, dice_seed: int, *, cube: bool) -> GameResult:
-    """One money game; ``gammon_seat`` is gammon's bot's seat, gnubg has the other."""
+    """One money game; ``gammon_seat`` is gammon's bot's seat, the opponent has the other."""
+    opponent = _OPPONENT.setdefault("side", GnubgSide())
     state: MatchState = new_match(TableOptions(cube=cube))
     dice = RollStream(dice_seed)
     clocks = {GAMMON: Clock(), GNUBG: Clock()}
@@ -310,7 +330,7 @@ def play_game(bot: Bot, gammon_seat: int, dice_seed: int, *, cube: bool) -> Game
                 if side == GAMMON:
                     double = bot.should_double(g.position, ctx)
                 else:
-                    double = _GNUBG.should_double(g.position, ctx)
+                    double = opponent.should_double(g.position, ctx)
                 clock.cube_s += time.perf_counter() - start
                 clock.cube_n += 1
             if double:
@@ -327,7 +347,7 @@ def play_game(bot: Bot, gammon_seat: int, dice_seed: int, *, cube: bool) -> Game
             elif side == GAMMON:
                 move = bot.choose_move(g.position, g.dice, ctx)
             else:
-                move = _GNUBG.choose_move(g.position, g.dice)
+                move = opponent.choose_move(g.position, g.dice, ctx)
             if len(moves) > 1:
                 clock.checker_s += time.perf_counter() - start
                 clock.checker_n += 1
@@ -338,7 +358,7 @@ def play_game(bot: Bot, gammon_seat: int, dice_seed: int, *, cube: bool) -> Game
             if side == GAMMON:
                 answer = bot.respond_to_double(g.position, ctx)
             else:
-                answer = _GNUBG.respond_to_double(g.position, ctx)
+                answer = opponent.respond_to_double(g.position, ctx)
             clock.cube_s += time.perf_counter() - start
             clock.cube_n += 1
             action = Drop(seat) if answer == "drop" else Take(seat)
@@ -361,189 +381,6 @@ def play_pair(task: tuple[int, int, bool]) -> tuple[int, list[GameResult]]:
     return pair, [play_game(_WORKER["bot"], seat, dice_seed, cube=cube) for seat in (0, 1)]
 
 
-@dataclass
-class Interval:
-    """A mean over pairs with its 95% confidence interval."""
-
-    mean: float
-    low: float
-    high: float
-    sd_pair: float
-
-    @classmethod
-    def of(cls, values: list[float]) -> Interval:
-        """The mean of ``values`` with a normal 95% interval (the pairs are independent)."""
-        n = len(values)
-        mean = sum(values) / n if n else 0.0
-        var = sum((x - mean) ** 2 for x in values) / (n - 1) if n > 1 else 0.0
-        half = 1.96 * math.sqrt(var / n) if n else 0.0
-        return cls(mean, mean - half, mean + half, math.sqrt(var))
-
-    def text(self) -> str:
-        return (
-            f"{self.mean:+.3f}  95% CI [{self.low:+.3f}, {self.high:+.3f}]  "
-            f"(sd per pair {self.sd_pair:.3f})"
-        )
-
-
-@dataclass
-class Summary:
-    """The figures of a run: every pair's points, and each side's time per decision."""
-
-    level: str
-    cube: bool
-    seed: int
-    #: pair number -> [gammon's points per game, the same less gammon's luck]
-    pair_points: dict[int, list[float]]
-    games: int
-    wins: int
-    gammons: int
-    backgammons: int
-    ms_per_decision: dict[str, dict[str, float]]
-    seconds: float
-
-    @property
-    def raw(self) -> Interval:
-        """Points per game as played."""
-        return Interval.of([p[0] for p in self.pair_points.values()])
-
-    @property
-    def adjusted(self) -> Interval:
-        """Points per game less the luck of the dice (:class:`LuckJudge`)."""
-        return Interval.of([p[1] for p in self.pair_points.values()])
-
-    def spans(self) -> str:
-        """The pair numbers played, as ranges."""
-        ranges: list[list[int]] = []
-        for number in sorted(self.pair_points):
-            if ranges and ranges[-1][1] == number - 1:
-                ranges[-1][1] = number
-            else:
-                ranges.append([number, number])
-        return ", ".join(f"{a}-{b}" for a, b in ranges)
-
-    def text(self) -> str:
-        lines = [
-            f"gammon {self.level} vs gnubg-nn 0-ply, money"
-            f"{'' if self.cube else ' (cubeless)'}, seed {self.seed}, pairs {self.spans()}: "
-            f"{len(self.pair_points)} pairs = {self.games} games in {self.seconds:.0f} s",
-            f"  points per game for gammon:       {self.raw.text()}",
-            f"  the same, luck-adjusted:          {self.adjusted.text()}",
-            f"  gammon won {self.wins} of {self.games} games "
-            f"({self.gammons} gammons, {self.backgammons} backgammons among all results)",
-        ]
-        for side, ms in self.ms_per_decision.items():
-            lines.append(
-                f"  {side:>6}: {ms['all']:.2f} ms/decision "
-                f"(checker {ms['checker']:.2f} over {ms['checker_n']:.0f}, "
-                f"cube {ms['cube']:.2f} over {ms['cube_n']:.0f})"
-            )
-        ours, theirs = self.ms_per_decision[GAMMON]["all"], self.ms_per_decision[GNUBG]["all"]
-        if theirs:
-            lines.append(f"  time per decision, gammon / gnubg-nn: {ours / theirs:.1f}x")
-        return "\n".join(lines)
-
-    def to_json(self) -> dict[str, Any]:
-        """The summary as JSON-ready data (``--json``; read back by ``--merge``)."""
-        data = dict(self.__dict__)
-        data["pair_points"] = {str(k): v for k, v in self.pair_points.items()}
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Summary:
-        """The summary :meth:`to_json` wrote."""
-        data = dict(data)
-        data["pair_points"] = {int(k): v for k, v in data["pair_points"].items()}
-        return cls(**data)
-
-
-def _ms(clocks: dict[str, Clock]) -> dict[str, dict[str, float]]:
-    ms: dict[str, dict[str, float]] = {}
-    for side, c in clocks.items():
-        n_all = c.checker_n + c.cube_n
-        ms[side] = {
-            "all": 1000 * (c.checker_s + c.cube_s) / n_all if n_all else 0.0,
-            "checker": 1000 * c.checker_s / c.checker_n if c.checker_n else 0.0,
-            "cube": 1000 * c.cube_s / c.cube_n if c.cube_n else 0.0,
-            "checker_n": float(c.checker_n),
-            "cube_n": float(c.cube_n),
-        }
-    return ms
-
-
-def summarise(
-    level: str,
-    results: dict[int, list[GameResult]],
-    seconds: float,
-    cube: bool,
-    seed: int,
-) -> Summary:
-    """Every pair's mean points (raw and luck-adjusted) and each side's time per decision."""
-    games = [g for pair in results.values() for g in pair]
-    clocks = {GAMMON: Clock(), GNUBG: Clock()}
-    for game in games:
-        for side, clock in game.clocks.items():
-            clocks[side].add(clock)
-    return Summary(
-        level=level,
-        cube=cube,
-        seed=seed,
-        pair_points={
-            number: [
-                sum(g.points for g in pair) / len(pair),
-                sum(g.adjusted for g in pair) / len(pair),
-            ]
-            for number, pair in sorted(results.items())
-        },
-        games=len(games),
-        wins=sum(1 for g in games if g.points > 0),
-        gammons=sum(1 for g in games if g.result == 2),
-        backgammons=sum(1 for g in games if g.result == 3),
-        ms_per_decision=_ms(clocks),
-        seconds=seconds,
-    )
-
-
-def merge(parts: list[Summary]) -> Summary:
-    """One summary of several runs of disjoint pairs (same level, seed and cube setting)."""
-    first = parts[0]
-    pair_points: dict[int, list[float]] = {}
-    for p in parts:
-        if (p.level, p.seed, p.cube) != (first.level, first.seed, first.cube):
-            raise SystemExit("merge: the runs differ in level, seed or cube setting")
-        overlap = pair_points.keys() & p.pair_points.keys()
-        if overlap:
-            raise SystemExit(f"merge: the runs overlap (pairs {sorted(overlap)[:5]}...)")
-        pair_points.update(p.pair_points)
-    ms: dict[str, dict[str, float]] = {}
-    for side in (GAMMON, GNUBG):
-        cn = sum(p.ms_per_decision[side]["checker_n"] for p in parts)
-        un = sum(p.ms_per_decision[side]["cube_n"] for p in parts)
-        cs = sum(
-            p.ms_per_decision[side]["checker"] * p.ms_per_decision[side]["checker_n"] for p in parts
-        )
-        us = sum(p.ms_per_decision[side]["cube"] * p.ms_per_decision[side]["cube_n"] for p in parts)
-        ms[side] = {
-            "all": (cs + us) / (cn + un) if cn + un else 0.0,
-            "checker": cs / cn if cn else 0.0,
-            "cube": us / un if un else 0.0,
-            "checker_n": cn,
-            "cube_n": un,
-        }
-    return Summary(
-        level=first.level,
-        cube=first.cube,
-        seed=first.seed,
-        pair_points=dict(sorted(pair_points.items())),
-        games=sum(p.games for p in parts),
-        wins=sum(p.wins for p in parts),
-        gammons=sum(p.gammons for p in parts),
-        backgammons=sum(p.backgammons for p in parts),
-        ms_per_decision=ms,
-        seconds=sum(p.seconds for p in parts),
-    )
-
-
 def run(
     level: Level,
     pairs: int,
@@ -552,21 +389,35 @@ def run(
     cube: bool,
     time_limit: float | None,
     start_pair: int = 0,
+    *,
+    opponent: str = "gnubg-nn-0ply",
+    threads: int = 1,
+    checkpoint: Callable[[Summary], None] | None = None,
 ) -> Summary:
-    """Play pairs ``start_pair``.. in ``workers`` processes (stopping early past ``time_limit`` s)."""
+    """Play pairs ``start_pair``.. in ``workers`` processes (stopping early past ``time_limit`` s).
+
+    ``checkpoint`` gets the summary so far after every pair (``--append`` saves it).
+    """
     start = time.perf_counter()
     results: dict[int, list[GameResult]] = {}
     tasks: Iterator[tuple[int, int, bool]] = (
         (seed, i, cube) for i in range(start_pair, start_pair + pairs)
     )
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(level,)) as pool:
+
+    def so_far() -> Summary:
+        elapsed = time.perf_counter() - start
+        return summarise(level, results, elapsed, cube, seed, opponent)
+
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(level, opponent, threads)) as pool:
         for number, pair in pool.imap_unordered(play_pair, tasks, chunksize=1):
             results[number] = pair
             done = len(results)
             elapsed = time.perf_counter() - start
+            if checkpoint is not None:
+                checkpoint(so_far())  # every pair: a slow run loses nothing when stopped
             if done % 10 == 0 or done == pairs:
-                partial = summarise(level, results, elapsed, cube, seed)
+                partial = so_far()
                 raw, adjusted = partial.raw, partial.adjusted
                 print(
                     f"\r{done}/{pairs} pairs, {elapsed:.0f} s, ppg {raw.mean:+.3f} "
@@ -580,12 +431,36 @@ def run(
                 pool.terminate()
                 break
     print(file=sys.stderr)
-    return summarise(level, results, time.perf_counter() - start, cube, seed)
+    final = so_far()
+    if checkpoint is not None:
+        checkpoint(final)
+    return final
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--level", choices=LEVELS, default="world-class")
+    parser.add_argument(
+        "--opponent",
+        choices=(*GNUBG_OPPONENTS, *LEVELS),
+        default="gnubg-nn-0ply",
+        help="gnubg-nn at 0 or 2 plies (gnubg's count), or one of gammon's levels",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=1, help="bgsage C++ threads per worker (0: every core)"
+    )
+    parser.add_argument(
+        "--append",
+        metavar="JSON",
+        help="continue the run saved in JSON (its level, opponent, seed, cube) from its next "
+        "pair, saving after every pair",
+    )
+    parser.add_argument(
+        "--table",
+        metavar="MARKDOWN",
+        help="play nothing: write the calibration table of benchmarks/results/calibration-*.json "
+        "into this page (docs/bots.md)",
+    )
     parser.add_argument("--pairs", type=int, default=500, help="dice sequences (2 games each)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
@@ -612,13 +487,26 @@ def main(argv: list[str] | None = None) -> int:
         help="play nothing: pool the summaries of earlier runs of disjoint pairs",
     )
     args = parser.parse_args(argv)
+    if args.table:
+        write_table(args.table)
+        return 0
     if args.merge:
-        parts = []
-        for path in args.merge:
-            with open(path, encoding="utf-8") as handle:
-                parts.append(Summary.from_json(json.load(handle)))
+        parts = [load_summary(path) for path in args.merge]
         summary = merge(parts)
     else:
+        earlier: Summary | None = None
+        start_pair = args.start_pair
+        if args.append and os.path.exists(args.append):
+            earlier = load_summary(args.append)
+            args.level, args.opponent, args.seed = earlier.level, earlier.opponent, earlier.seed
+            args.cubeless = not earlier.cube
+            start_pair = max(earlier.pair_points, default=-1) + 1
+
+        def save(partial: Summary) -> None:
+            whole = merge([earlier, partial]) if earlier is not None else partial
+            with open(args.append, "w", encoding="utf-8") as handle:
+                json.dump(whole.to_json(), handle, indent=1)
+
         summary = run(
             args.level,
             args.pairs,
@@ -626,8 +514,13 @@ def main(argv: list[str] | None = None) -> int:
             args.workers,
             not args.cubeless,
             args.time_limit,
-            args.start_pair,
+            start_pair,
+            opponent=args.opponent,
+            threads=args.threads,
+            checkpoint=save if args.append else None,
         )
+        if earlier is not None:
+            summary = merge([earlier, summary])
     print(summary.text())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:

@@ -144,3 +144,30 @@ def test_the_interval_of_known_numbers(bench: ModuleType) -> None:
     assert interval.mean == 0.0
     assert interval.sd_pair == pytest.approx(math.sqrt(4 / 3))
     assert interval.high == pytest.approx(1.96 * math.sqrt(4 / 3) / 2)
+
+
+def test_the_opponents(bench: ModuleType) -> None:
+    with pytest.raises(SystemExit, match="unknown opponent"):
+        bench.opponent_side("gnubg-nn-9ply")
+    assert bench.opponent_side("gnubg-nn-2ply").plies == 2
+
+
+def test_append_resumes_and_table_writes_the_page(bench: ModuleType, tmp_path: Path) -> None:
+    pytest.importorskip("bgsage", reason="the benchmark's bot needs bgsage")
+    saved = tmp_path / "calibration-expert-run.json"
+    argv = ["--level", "expert", "--opponent", "intermediate", "--pairs", "1", "--workers", "1"]
+    argv += ["--cubeless"]
+    assert bench.main([*argv, "--append", str(saved)]) == 0
+    assert bench.main([*argv, "--append", str(saved)]) == 0  # the next pair, not the same one
+    summary = bench.Summary.from_json(json.loads(saved.read_text()))
+    assert sorted(summary.pair_points) == [0, 1] and summary.games == 4
+    assert summary.opponent == "intermediate" and len(summary.loads) == 2
+    assert summary.ms_per_decision["gnubg"]["checker_n"] > 0  # the opponent's side
+    page = tmp_path / "bots.md"
+    page.write_text("# Bots\n\nbefore\n")
+    pair_summary = sys.modules["pair_summary"]
+    pair_summary.write_table(str(page), str(tmp_path / "calibration-*.json"))
+    pair_summary.write_table(str(page), str(tmp_path / "calibration-*.json"))  # replaced, once
+    text = page.read_text()
+    assert text.count("| expert | intermediate | cubeless, seed 1 | 2 |") == 1
+    assert text.startswith("# Bots\n\nbefore\n") and text.count("calibration table: start") == 1

@@ -451,7 +451,7 @@ def test_money_beaver_is_judged() -> None:
 
 def test_unknown_level() -> None:
     with pytest.raises(ValueError, match="unknown level"):
-        Analyzer("grandmaster")  # type: ignore[arg-type]
+        Analyzer("master")  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------- the command

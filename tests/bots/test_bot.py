@@ -174,5 +174,5 @@ def test_resignations() -> None:
 
 def test_bad_level() -> None:
     with pytest.raises(ValueError, match="unknown level"):
-        Bot(PIPS, "grandmaster")  # type: ignore[arg-type]
+        Bot(PIPS, "master")  # type: ignore[arg-type]
     assert "expert" in repr(Bot(PIPS))

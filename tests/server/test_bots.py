@@ -55,3 +55,33 @@ def test_play_the_bot_to_the_end(players: Make) -> None:
     assert state["dice"]["server_seed"] is not None
     log = me.http.get(f"/matches/{table['id']}/log").text
     assert '"type": "reveal"' in log
+
+
+def test_the_clocks_time_left_reaches_the_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker passes the time the table's clock leaves to ``choose_action``, which
+    plays a slower level lower within it (tests/bots/test_grandmaster.py)."""
+    from gammon import Dice
+    from gammon.bots import seat
+    from gammon.match import Roll, TableOptions, new_match
+    from gammon.server.bots import BotRunner
+    from serverkit import run_async
+
+    given: list[object] = []
+
+    def fake(state: object, seat_: int, level: str, **kwargs: object) -> Roll:
+        given.append((level, kwargs["time_left"]))
+        return Roll(seat_, Dice(1, 2))
+
+    monkeypatch.setattr(seat, "choose_action", fake)
+    runner = BotRunner(0)
+    try:
+        state = new_match(TableOptions(match_length=3))
+        for left in (None, 2.5):
+            run_async(
+                lambda left=left: runner.choose(
+                    state, 0, "grandmaster", Dice(1, 2), "t", time_left=left
+                )
+            )
+    finally:
+        runner.close()
+    assert given == [("grandmaster", None), ("grandmaster", 2.5)]

@@ -27,6 +27,11 @@ intermediate    bgsage 1-ply, seeded noise (sd 0.03)
 expert          bgsage 1-ply (the raw networks)
 world-class     bgsage 1-ply ranks every move, the best 5 within 0.08 are
                 ranked again at 3-ply; cube and resignation decisions at 3-ply
+grandmaster     as world-class with a wider filter (the best 6 within 0.10
+                at 3-ply), then the best 3 within 0.04 of the 3-ply best are
+                ranked again at 4-ply; cube decisions at 3-ply, and again at
+                4-ply when the 3-ply decision is within 0.04 of the other
+                action; both cores through bgsage's C++ threads
 ==============  ==========================================================
 
 Time per decision, measured on a 2-core machine (bgsage 2.0.20260907, 300
@@ -40,6 +45,11 @@ intermediate    1.9 / 5.7                  24                   0.16
 expert          1.8 / 5.7                  23                   0.15
 world-class     31 / 90                    194                  12.8 (max 35)
 ==============  =========================  ===================  ====================
+
+Grandmaster (``threads=0``, 40 positions of expert self-play in a 7-point match,
+``benchmarks/decision_time.py``, measured while other work held the 1-minute load
+average at 12.8 on the 2 cores): checker play 617 ms mean, 3.3 s p95, 4.1 s max;
+cube decisions 46 ms mean, 130 ms max; 332 ms per decision overall.
 
 With ``threads=1`` (one core per bot, as in a pool of worker processes) the
 1-ply levels are unchanged and world-class takes 45 ms on average (p95 144 ms,
@@ -78,11 +88,17 @@ from gammon.errors import IllegalActionError
 from gammon.move import Move
 from gammon.position import Position
 
-__all__ = ["LEVELS", "Bot", "Level", "RankedMove", "ScoreContext"]
+__all__ = ["LEVELS", "SECONDS_NEEDED", "Bot", "Level", "RankedMove", "ScoreContext", "level_within"]
 
 #: Strength names, weakest first.
-Level = Literal["beginner", "intermediate", "expert", "world-class"]
-LEVELS: Final[tuple[Level, ...]] = ("beginner", "intermediate", "expert", "world-class")
+Level = Literal["beginner", "intermediate", "expert", "world-class", "grandmaster"]
+LEVELS: Final[tuple[Level, ...]] = (
+    "beginner",
+    "intermediate",
+    "expert",
+    "world-class",
+    "grandmaster",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +107,9 @@ class _Settings:
     plies: int  # search depth bgsage uses for the final choice
     filter_moves: int  # world-class: candidates kept after the 1-ply pass
     filter_threshold: float  # ... within this much equity of the best
+    final_plies: int = 0  # grandmaster: the depth of the last pass (0: none)
+    final_moves: int = 0  # ... candidates kept after the deep pass
+    final_threshold: float = 0.0  # ... within this much equity of the deep best
 
 
 _SETTINGS: Final[dict[str, _Settings]] = {
@@ -98,7 +117,21 @@ _SETTINGS: Final[dict[str, _Settings]] = {
     "intermediate": _Settings(0.03, 1, 0, 0.0),
     "expert": _Settings(0.0, 1, 0, 0.0),
     "world-class": _Settings(0.0, 3, 5, 0.08),
+    "grandmaster": _Settings(0.0, 3, 6, 0.10, 4, 3, 0.04),
 }
+#: The most time one decision of each level can take on a 2-core machine, in seconds
+#: (the slowest measured, with room to spare): a table's clock that leaves less
+#: plays that decision at a lower level (:func:`level_within`).
+SECONDS_NEEDED: Final[dict[str, float]] = {
+    "beginner": 0.5,
+    "intermediate": 0.5,
+    "expert": 0.5,
+    "world-class": 2.0,
+    "grandmaster": 10.0,
+}
+#: Grandmaster: a cube decision is searched again at the final depth when the
+#: deep one is this close (normalised equity) to the other action.
+CLOSE_CUBE: Final = 0.04
 #: A resignation is offered when it is within this much normalised equity of
 #: playing on (either way: the bot gives away little, a sound opponent loses little).
 RESIGN_TOLERANCE: Final = 0.01
@@ -129,7 +162,10 @@ class Bot:
     ``level`` sets the noise (beginner, intermediate) and, for world-class, the
     filtering: ``filter_evaluator`` (a fast evaluator) ranks every move and the
     best few are ranked again with ``evaluator``.  Without a filter evaluator,
-    ``evaluator`` ranks every move.  ``seed`` makes the noise reproducible.
+    ``evaluator`` ranks every move.  Grandmaster also takes ``final_evaluator``
+    (deeper still): the closest of the deep candidates are ranked again with it,
+    and close cube decisions are searched again with it.  ``seed`` makes the
+    noise reproducible.
     ``met`` is the match equity table (Kazaross-XG2 by default).
     """
 
@@ -140,6 +176,7 @@ class Bot:
         *,
         seed: int = 0,
         filter_evaluator: Evaluator | None = None,
+        final_evaluator: Evaluator | None = None,
         met: MatchEquityTable | None = None,
         cube_life: float = DEFAULT_CUBE_LIFE,
     ) -> None:
@@ -149,13 +186,17 @@ class Bot:
         self.level: Final = level
         self.seed: Final = seed
         self.filter_evaluator: Final = filter_evaluator
+        self.final_evaluator: Final = final_evaluator
         self.met: Final = met or MatchEquityTable.default()
         self.cube_life: Final = cube_life
         self._settings = _SETTINGS[level]
 
     @classmethod
     def with_bgsage(cls, level: Level = "expert", *, seed: int = 0, threads: int = 0) -> Bot:
-        """A bot on the bgsage networks at this level (needs ``gammon[bot]``)."""
+        """A bot on the bgsage networks at this level (needs ``gammon[bot]``).
+
+        ``threads`` is the number of C++ threads of the deep searches (0 = every core).
+        """
         from gammon.bots.evaluator import BgsageEvaluator
 
         settings = _SETTINGS.get(level)
@@ -163,11 +204,15 @@ class Bot:
             raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
         if settings.plies == 1:
             return cls(BgsageEvaluator(1, threads=threads), level, seed=seed)
+        final = (
+            BgsageEvaluator(settings.final_plies, threads=threads) if settings.final_plies else None
+        )
         return cls(
             BgsageEvaluator(settings.plies, threads=threads),
             level,
             seed=seed,
             filter_evaluator=BgsageEvaluator(1, threads=threads),
+            final_evaluator=final,
         )
 
     def __repr__(self) -> str:
@@ -245,9 +290,24 @@ class Bot:
             ):
                 equities[i], cubeless[i], plies[i] = e, c, _plies(self.evaluator)
             deep = set(keep)
+        final: set[int] = set()
+        if self.final_evaluator is not None and s.final_moves and len(deep) > 1:
+            order = sorted(deep, key=lambda i: (-equities[i], -cubeless[i]))
+            best = equities[order[0]]
+            close = [i for i in order[: s.final_moves] if best - equities[i] <= s.final_threshold]
+            if len(close) > 1:
+                again = after_probs(self.final_evaluator, position, [afters[i] for i in close])
+                for i, e, c in zip(
+                    close, model.after_move(again), model.after_move_cubeless(again), strict=True
+                ):
+                    equities[i], cubeless[i], plies[i] = e, c, _plies(self.final_evaluator)
+                final = set(close)
         # deeper evaluations first; ties (say, two moves that both lose the cube
         # at once) are broken by the cubeless equity, then by the generator's order
-        order = sorted(range(len(moves)), key=lambda i: (i not in deep, -equities[i], -cubeless[i]))
+        order = sorted(
+            range(len(moves)),
+            key=lambda i: (i not in final, i not in deep, -equities[i], -cubeless[i]),
+        )
         return [RankedMove(moves[i], equities[i], cubeless[i], plies[i]) for i in order]
 
     def choose_move(self, position: Position, dice: DiceLike, ctx: ScoreContext) -> Move:
@@ -263,9 +323,18 @@ class Bot:
 
     # ------------------------------------------------------------------ cube
 
+    def _decision(self, position: Position, ctx: ScoreContext, purpose: str) -> CubeDecision:
+        """The cube decision of the player on roll (``ctx`` theirs), searched again at the
+        final depth when it is close (grandmaster)."""
+        model = self._model(ctx)
+        decision = model.decision(self._probabilities(position, purpose))
+        if self.final_evaluator is not None and _close(decision):
+            decision = model.decision(self.final_evaluator.evaluate([position])[0])
+        return decision
+
     def cube_decision(self, position: Position, ctx: ScoreContext) -> CubeDecision:
         """The bot's cube analysis of ``position``, with the bot on roll."""
-        return self._model(ctx).decision(self._probabilities(position, "cube"))
+        return self._decision(position, ctx, "cube")
 
     def should_double(self, position: Position, ctx: ScoreContext) -> bool:
         """Whether the bot, on roll before rolling, doubles.
@@ -283,7 +352,7 @@ class Bot:
         model = self._model(ctx)
         if not (ctx.may_double() and model.can_double("me", ctx.cube_value)):
             return False
-        return model.decision(self._probabilities(position, "cube")).should_double
+        return self._decision(position, ctx, "cube").should_double
 
     def respond_to_double(
         self, position: Position, ctx: ScoreContext
@@ -294,7 +363,7 @@ class Bot:
         A beaver is answered only when the context allows it (money play, beaver
         option, within the cube limit) and it gains.
         """
-        doubler = self._model(ctx.flipped()).decision(self._probabilities(position, "take"))
+        doubler = self._decision(position, ctx.flipped(), "take")
         if doubler.response == "pass":
             return "drop"
         if doubler.response == "beaver" and ctx.beaver_allowed:
@@ -370,3 +439,45 @@ def _plies(evaluator: Evaluator) -> int:
     """The search depth an evaluator reports (``plies``), 1 if it does not say."""
     plies = getattr(evaluator, "plies", 1)
     return plies if isinstance(plies, int) else 1
+
+
+def level_within(level: Level, seconds: float | None) -> Level:
+    """The strongest level, ``level`` or a deeper one's fallback, that decides within ``seconds``.
+
+    Grandmaster falls back to world-class and then expert when the time left (a
+    table's clock) is shorter than :data:`SECONDS_NEEDED`; expert and the levels
+    below it always fit (``None``: no clock).
+
+    >>> level_within("grandmaster", None), level_within("grandmaster", 5.0)
+    ('grandmaster', 'world-class')
+    >>> level_within("world-class", 1.0), level_within("beginner", 0.1)
+    ('expert', 'beginner')
+    """
+    if seconds is None:
+        return level
+    chain: tuple[Level, ...] = ("grandmaster", "world-class", "expert")
+    if level not in chain:
+        return level
+    for fallback in chain[chain.index(level) :]:
+        if SECONDS_NEEDED[fallback] <= seconds:
+            return fallback
+    return "expert"
+
+
+def _close(decision: CubeDecision) -> bool:
+    """Whether a cube decision is within :data:`CLOSE_CUBE` of another action.
+
+    >>> from gammon.bots.equity import cube_decision
+    >>> from gammon.bots.evaluator import Probabilities
+    >>> _close(cube_decision(Probabilities(0.5, 0.1, 0.0, 0.1, 0.0), ScoreContext()))  # no double
+    False
+    >>> _close(cube_decision(Probabilities(0.79), ScoreContext()))  # take or pass?
+    True
+    """
+    if not decision.can_double:
+        return False
+    doubled = decision.double_pass if decision.response == "pass" else decision.double_take
+    return (
+        abs(doubled - decision.no_double) < CLOSE_CUBE
+        or abs(decision.double_take - decision.double_pass) < CLOSE_CUBE
+    )

@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
-from gammon.bots.bot import LEVELS, Bot, Level
+from gammon.bots.bot import LEVELS, Bot, Level, level_within
 from gammon.bots.equity import EquityModel, ScoreContext
 from gammon.bots.variant_bot import VariantBot
 from gammon.dice import Dice
@@ -118,18 +118,21 @@ def _last_roll_move(position: Position, dice: Dice) -> Move:
 def variant_bot(level: str, variant: str) -> VariantBot | NetBot:
     """The bot of ``level`` for a variant bgsage cannot play.
 
-    ``world-class`` gets the variant's trained net (:mod:`gammon.bots.nets`) where it
-    ships and is in :data:`SEATED_NETS`, else the hand-made :class:`VariantBot` at 2
-    plies; the other levels get the hand-made bot at 1 ply.
+    ``world-class`` and ``grandmaster`` get the variant's trained net
+    (:mod:`gammon.bots.nets`) where it ships and is in :data:`SEATED_NETS`, else the
+    hand-made :class:`VariantBot` at 2 plies; the other levels get the hand-made bot at
+    1 ply.
 
     >>> variant_bot("world-class", "fevga")
     NetBot(plies=1, width=3, nets={})
     >>> variant_bot("world-class", "plakoto")
     VariantBot(plies=2, width=3, evaluator=HeuristicEvaluator())
+    >>> variant_bot("grandmaster", "plakoto")
+    VariantBot(plies=2, width=3, evaluator=HeuristicEvaluator())
     >>> variant_bot("expert", "fevga")
     VariantBot(plies=1, width=3, evaluator=HeuristicEvaluator())
     """
-    if level != "world-class":
+    if level not in ("world-class", "grandmaster"):
         return VariantBot(plies=1)
     try:
         from gammon.bots.nets import NetBot, has_net
@@ -165,13 +168,19 @@ def choose_action(
     *,
     dice: DiceSource | None = None,
     bot: Bot | VariantBot | NetBot | None = None,
+    time_left: float | None = None,
 ) -> Action:
     """The bot's action for ``seat`` in ``state`` at ``level``.
 
+    ``time_left`` is how many seconds the table's clock leaves for this decision
+    (None: no clock): a level that may need more plays this decision at a lower
+    level (:func:`gammon.bots.bot.level_within`: grandmaster, then world-class,
+    then expert).
+
     Variants that bgsage cannot evaluate (plakoto, fevga, long nardy, jacquet,
     acey-deucey: another board geometry) are played by :func:`variant_bot`: the trained
-    net for ``world-class`` where one is seated (else the hand-made :class:`VariantBot`
-    at 2 plies) and the hand-made bot at 1 ply otherwise,
+    net for ``world-class`` and ``grandmaster`` where one is seated (else the hand-made
+    :class:`VariantBot` at 2 plies) and the hand-made bot at 1 ply otherwise,
     whatever ``bot`` is given (unless it is a VariantBot or a NetBot).
 
     Raises :class:`IllegalActionError` when it is not ``seat``'s decision.
@@ -183,6 +192,8 @@ def choose_action(
         if bot is None or isinstance(bot, Bot):
             bot = variant_bot(level, variant.name)
         return _variant_action(state, seat, bot, dice if dice is not None else SystemDice())
+    if level in LEVELS:
+        level = level_within(level, time_left)
     player = bot if bot is not None else bot_for_level(level)
     source = dice if dice is not None else SystemDice()
     g = state.game

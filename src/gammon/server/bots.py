@@ -26,10 +26,11 @@ __all__ = ["BOT_BUDGET", "BOT_LEVELS", "BotRunner", "bots_available", "choose_in
 log = logging.getLogger(__name__)
 
 #: The levels ``choose_action`` knows.
-BOT_LEVELS: Final = ("beginner", "intermediate", "expert", "world-class")
+BOT_LEVELS: Final = ("beginner", "intermediate", "expert", "world-class", "grandmaster")
 #: Seconds a bot may think about one decision (in a worker process); past them the
 #: server plays a safe action for it (``gammon.server.actor.autopilot.safe_action``).
-BOT_BUDGET: Final = 3.0
+#: The grandmaster's search takes about 0.2 s on average and up to about 3 s here.
+BOT_BUDGET: Final = 5.0
 
 
 def bots_available() -> bool:
@@ -49,23 +50,32 @@ def _over_budget(signum: int, frame: object) -> None:
 
 
 def choose_in_worker(
-    state: MatchState, seat: int, level: str, dice: Dice, budget: float | None = None
+    state: MatchState,
+    seat: int,
+    level: str,
+    dice: Dice,
+    budget: float | None = None,
+    time_left: float | None = None,
 ) -> Action | None:
     """Run in a worker: the bot's action for ``seat`` in ``state``; a roll gets ``dice``.
 
     ``budget``: seconds it may think; past them it stops and None is returned (the server
     then plays its safe action).  Only a worker process's main thread can be interrupted
-    so; on a thread of the server the bot thinks as long as it takes.
+    so; on a thread of the server the bot thinks as long as it takes.  ``time_left``: the
+    seconds the table's clock leaves (a slower level falls back to a faster one).
     """
     from gammon.bots.seat import choose_action
 
+    def decide() -> Action:
+        return choose_action(state, seat, level, dice=FixedDice([dice]), time_left=time_left)
+
     if budget is None or threading.current_thread() is not threading.main_thread():
-        return choose_action(state, seat, level, dice=FixedDice([dice]))
+        return decide()
     previous = signal.signal(signal.SIGALRM, _over_budget)
     try:
         signal.setitimer(signal.ITIMER_REAL, budget)
         try:
-            return choose_action(state, seat, level, dice=FixedDice([dice]))
+            return decide()
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
     except _OverBudgetError:
@@ -85,11 +95,21 @@ class BotRunner:
         self.queue = WorkQueue("gammon-bot", max(1, workers), per_key=4, processes=workers > 0)
 
     async def choose(
-        self, state: MatchState, seat: int, level: str, dice: Dice, key: Hashable = None
+        self,
+        state: MatchState,
+        seat: int,
+        level: str,
+        dice: Dice,
+        key: Hashable = None,
+        time_left: float | None = None,
     ) -> Action | None:
-        """The bot's decision at table ``key`` (``dice`` for a roll: the match's next), or
-        None when it ran past its budget."""
-        return await self.queue.run(key, choose_in_worker, state, seat, level, dice, self.budget)
+        """The bot's decision at table ``key`` (``dice`` for a roll: the match's next;
+        ``time_left``: what the table's clock leaves, None without a clock), or None when
+        it ran past its budget."""
+        budget = self.budget if time_left is None else max(0.5, min(self.budget, time_left))
+        return await self.queue.run(
+            key, choose_in_worker, state, seat, level, dice, budget, time_left
+        )
 
     def close(self) -> None:
         """Stop the workers."""

@@ -88,7 +88,8 @@ class Analyzer:
     ``beginner``, ``intermediate`` and ``expert`` at 1-ply (the raw bgsage
     networks; analysis never adds the weaker levels' noise), ``world-class``
     with a 1-ply filter and then the world-class bot's depth (3-ply with the
-    current bot).  ``plies`` overrides the depth (1..4; ``plies=2`` is XG's
+    current bot), ``grandmaster`` with the grandmaster bot's final depth (4-ply)
+    for the deep pass and the cube decisions.  ``plies`` overrides the depth (1..4; ``plies=2`` is XG's
     "2-ply").  ``threads`` is the number of C++ threads of the batch calls (0 =
     every core).
 
@@ -110,20 +111,23 @@ class Analyzer:
             raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
         if bot is None:
             bot = Bot.with_bgsage(level, threads=threads)
-            if plies is not None and plies != _plies(bot.evaluator):
+            if plies is not None and plies != _plies(bot.final_evaluator or bot.evaluator):
                 if plies not in (1, 2, 3, 4):
                     raise ValueError(f"plies must be 1, 2, 3 or 4, not {plies!r}")
                 one = bot.filter_evaluator or BgsageEvaluator(1, threads=threads)
                 deep = BgsageEvaluator(plies, threads=threads) if plies > 1 else None
                 bot = Bot(deep or one, level, filter_evaluator=one if deep else None)
+        deepest = bot.final_evaluator or bot.evaluator
         #: The level named in the results (the bot's).
         self.level: str = bot.level
-        #: The depth of decisions (the bot's evaluator's ``plies``).
-        self.plies: int = _plies(bot.evaluator)
+        #: The depth of decisions (the bot's deepest evaluator's ``plies``).
+        self.plies: int = _plies(deepest)
         #: Ranks every move (1-ply) and values the rolls for luck.
         self.first: Evaluator = bot.filter_evaluator or bot.evaluator
         #: Re-evaluates the best moves and the cube positions, when deeper than ``first``.
-        self.deep: Evaluator | None = bot.evaluator if bot.filter_evaluator is not None else None
+        self.deep: Evaluator | None = deepest if bot.filter_evaluator is not None else None
+        #: Deep evaluations per batch call: a progress step, and how soon Ctrl-C is seen.
+        self.chunk: int = _DEEP_CHUNK if self.plies < 4 else 4
         self.met: MatchEquityTable = bot.met
         self.cube_life: float = bot.cube_life
         self.threads = threads
@@ -193,8 +197,8 @@ class Analyzer:
         positions = list(dict.fromkeys(c.position for c in walk.cubes))
         out: dict[Position, Probabilities] = {}
         report("cube", 0, len(positions))
-        for start in range(0, len(positions), _DEEP_CHUNK):
-            chunk = positions[start : start + _DEEP_CHUNK]
+        for start in range(0, len(positions), self.chunk):
+            chunk = positions[start : start + self.chunk]
             out.update(zip(chunk, self._cube_evaluator.evaluate(chunk), strict=True))
             report("cube", len(out), len(positions))
         return out
@@ -286,8 +290,8 @@ class Analyzer:
         if type(evaluator) is BgsageEvaluator:
             # N-ply evaluations do not depend on the board before the move (checked in
             # the tests), so they go through the batch path in chunks
-            for start in range(0, len(afters), _DEEP_CHUNK):
-                chunk = afters[start : start + _DEEP_CHUNK]
+            for start in range(0, len(afters), self.chunk):
+                chunk = afters[start : start + self.chunk]
                 out.update(zip(chunk, evaluator.evaluate(chunk), strict=True))
                 report("deep", len(out), len(afters))
             return out

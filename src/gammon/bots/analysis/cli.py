@@ -64,7 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="expert",
         help=(
             "judge as the bot of this level: expert and below at 1-ply, world-class "
-            "with the world-class bot's deeper search (default expert)"
+            "with the world-class bot's deeper search (3-ply), grandmaster with its "
+            "final depth (4-ply: minutes; Ctrl-C stops it and says how far it got) "
+            "(default expert)"
         ),
     )
     parser.add_argument(
@@ -149,19 +151,43 @@ def _progress_bar(enabled: bool, plies: int | None) -> Iterator[Progress | None]
         yield report
 
 
+def _stage_line(stage: str, done: int, total: int, plies: int | None = None) -> str:
+    """One stage's progress, as the cancel message lists it.
+
+    >>> _stage_line("deep", 12, 150), _stage_line("deep", 1, 2, 4)
+    ('best moves again: 12 of 150', 'best moves again (4-ply): 1 of 2')
+    """
+    label = _STAGES.get(stage, stage)
+    label = label.format(plies=plies) if plies else label.replace(" ({plies}-ply)", "")
+    return f"{label}: {done} of {total}"
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run ``gammon analyse`` with parsed arguments; returns the exit status: 0, or
+    """Run ``gammon analyse`` with parsed arguments; returns the exit status: 0, 130 when
+    Ctrl-C cancels it (what was done is printed to standard error), or
     :data:`NOT_ANALYSABLE` (3) for a variant the analysis cannot judge (said on standard
     error in words, with the variants it can)."""
     record = load_record(args.file)
     if not can_analyse(record.options.variant):
         sys.stderr.write(f"gammon analyse: {NotAnalysableError(record.options.variant)}.\n")
         return NOT_ANALYSABLE
+    reached: dict[str, tuple[int, int]] = {}
     try:
-        with _progress_bar(not args.no_progress, args.plies) as progress:
+        with _progress_bar(not args.no_progress, args.plies) as bar:
+
+            def progress(stage: str, done: int, total: int) -> None:
+                reached[stage] = (done, total)
+                if bar is not None:
+                    bar(stage, done, total)
+
             analysis = analyse_match(
                 record, args.level, plies=args.plies, threads=args.threads, progress=progress
             )
+    except KeyboardInterrupt:
+        done = "; ".join(_stage_line(s, d, t, args.plies) for s, (d, t) in reached.items())
+        done = done or "nothing"
+        sys.stderr.write(f"analysis cancelled at {args.level}: {done}\n")
+        return 130
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise GammonError(
             f"gammon analyse needs the bot extra (pip install 'gammon[bot]'): {exc}"

@@ -216,8 +216,11 @@ class Autopilot:
         assert state.match is not None
         action: Action | None
         try:
+            deadline = clock_deadline(state)
+            # the clock's time left, less a second for the worker round trip
+            left = None if deadline is None else (deadline - now_ms()) / 1000 - 1.0
             action = await host.bots.choose(
-                state.match, seat, level, self._seeds.next_dice(state), self._table.id
+                state.match, seat, level, self._seeds.next_dice(state), self._table.id, left
             )
         except Exception as exc:
             log.warning("table %s: bot %s failed: %s", self._table.id, level, exc)

@@ -35,6 +35,7 @@ ENGLISH: Final[dict[str, str]] = {
     "level.intermediate": "intermediate",
     "level.expert": "expert",
     "level.world-class": "world-class",
+    "level.grandmaster": "grandmaster",
     "end.oin": "Oin (single games only)",
     "end.mars": "Mars (up to gammons)",
     "first.loser": "the loser starts",

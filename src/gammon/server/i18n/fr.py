@@ -48,6 +48,7 @@ PAGES: Final[dict[str, str]] = {
     "level.intermediate": "intermédiaire",
     "level.expert": "expert",
     "level.world-class": "classe mondiale",
+    "level.grandmaster": "grand maître",
     "end.oin": "Oin (simples seulement)",
     "end.mars": "Mars (jusqu'aux gammons)",
     "first.loser": "le perdant commence",

@@ -48,6 +48,7 @@ PAGES: Final[dict[str, str]] = {
     "level.intermediate": "intermedio",
     "level.expert": "esperto",
     "level.world-class": "campione",
+    "level.grandmaster": "gran maestro",
     "end.oin": "Oin (solo partite semplici)",
     "end.mars": "Mars (fino ai gammon)",
     "first.loser": "inizia chi perde",

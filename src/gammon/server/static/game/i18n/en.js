@@ -32,6 +32,7 @@ export default {
   "level.intermediate": "intermediate",
   "level.expert": "expert",
   "level.world-class": "world-class",
+  "level.grandmaster": "grandmaster",
   "score.match": "{n}-point match",
   "score.money": "Money session",
   "score.stake": "stake {stake} per point",

@@ -32,6 +32,7 @@ export default {
   "level.intermediate": "intermédiaire",
   "level.expert": "expert",
   "level.world-class": "classe mondiale",
+  "level.grandmaster": "grand maître",
   "score.match": "Match en {n} points",
   "score.money": "Partie à enjeu",
   "score.stake": "mise de {stake} par point",

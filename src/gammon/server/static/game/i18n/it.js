@@ -32,6 +32,7 @@ export default {
   "level.intermediate": "intermedio",
   "level.expert": "esperto",
   "level.world-class": "campione",
+  "level.grandmaster": "gran maestro",
   "score.match": "Match a {n} punti",
   "score.money": "Partita a soldi",
   "score.stake": "posta di {stake} per punto",
