@@ -25,6 +25,9 @@ def test_tavli_switches_variant_between_games(
 ) -> None:
     page = browse.page(server.url, "desktop", "tavli")
     sign_up(page)
+    # the lobby says what tavli is once it is chosen
+    expect(page.locator("#tavli-note")).to_be_hidden()
+    page.locator("#create-table select[name=variant]").select_option("tavli")
     expect(page.locator("#tavli-note")).to_be_visible()
     create_table(page, variant="tavli", opponent="bot", bot_level="beginner", match_length=3)
     page.wait_for_function("() => window.gammonPage.state.match !== null")
