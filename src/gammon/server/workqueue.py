@@ -18,7 +18,9 @@ loop (which answers every socket) competes with at most that many of them.
 ...         return list(await asyncio.gather(*(queue.run(k, pow, k, 2) for k in (1, 2, 3))))
 ...     finally:
 ...         queue.close()
->>> asyncio.run(demo())
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor(1) as thread:  # a loop of its own, whatever runs here
+...     thread.submit(asyncio.run, demo()).result()
 [1, 4, 9]
 """
 
