@@ -34,7 +34,7 @@ None (not analysed) instead of failing the match.
 >>> result.engine, result.games[0].engine, [(r.player, r.dice) for r in result.luck]
 ('net', 'net', [(1, '65')])
 >>> [(d.player, d.played, d.mark) for d in result.decisions]
-[(1, '24/18 24/19', 'none')]
+[(1, '24/19 24/18', 'none')]
 """
 
 from __future__ import annotations
@@ -242,16 +242,26 @@ class NetAnalyzer:
 
     def ranking(self, position: Position, dice: Dice) -> _Ranking:
         """Every legal move of ``dice`` with the mover's 1-ply outputs and equity after it."""
-        key = (position, dice)
-        found = self._rankings.get(key)
-        if found is None:
-            moves = position.legal_moves(dice) or (position.pass_move(dice),)
-            outputs = mover_outputs(self._net(position), position, moves)[3]
-            found = _Ranking(tuple(moves), outputs, equity(outputs))
+        return self._rank_rolls(position, (dice,))[0]
+
+    def _rank_rolls(self, position: Position, rolls: Sequence[Dice]) -> list[_Ranking]:
+        """:meth:`ranking` of several rolls, the net run once for all their moves."""
+        missing = [r for r in rolls if (position, r) not in self._rankings]
+        if missing:
             if len(self._rankings) > 20_000:
                 self._rankings.clear()
-            self._rankings[key] = found
-        return found
+            per_roll = [position.legal_moves(r) or (position.pass_move(r),) for r in missing]
+            every = [m for moves in per_roll for m in moves]
+            outputs = mover_outputs(self._net(position), position, every)[3]
+            values = equity(outputs)
+            start = 0
+            for r, moves in zip(missing, per_roll, strict=True):
+                end = start + len(moves)
+                self._rankings[position, r] = _Ranking(
+                    tuple(moves), outputs[start:end], values[start:end]
+                )
+                start = end
+        return [self._rankings[position, r] for r in rolls]
 
     def roll_equities(self, position: Position, *, opening: bool = False) -> dict[Dice, float]:
         """The mover's equity after the best play of each roll (larger die first).
@@ -261,7 +271,7 @@ class NetAnalyzer:
         (15, True)
         """
         rolls = _OPENING_ROLLS if opening else ALL_ROLLS
-        return {r: self.ranking(position, r).best for r in rolls}
+        return {r: k.best for r, k in zip(rolls, self._rank_rolls(position, rolls), strict=True)}
 
     def analyse(
         self,
@@ -292,7 +302,7 @@ class NetAnalyzer:
         done = 0
         for turn in turns:
             luck[turn.game].append(self._luck(turn))
-            if not turn.position.legal_moves(turn.dice):  # a roll that cannot be played
+            if self.ranking(turn.position, turn.dice).moves[0].is_pass():  # cannot be played
                 graph[turn.game].append(self._dance_point(turn))
             done += 1
             if done % 16 == 0:

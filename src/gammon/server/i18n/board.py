@@ -76,6 +76,9 @@ FR: Final[dict[str, str]] = {
     "Click the graph to go to a move.": "Cliquez sur le graphique pour aller à un coup.",
     "Use the arrow keys, the buttons or the move list to step through the match.": "Les flèches du clavier, les boutons ou la liste des coups parcourent le match.",
     "Crawford": "Crawford",
+    "Net PR": "PR (réseau)",
+    "net.note": "Coups jugés par le réseau de neurones entraîné de la variante (à 1 coup d'avance), en points par partie : le PR (réseau) est 500 × les points perdus en moyenne par coup ; il se compare entre joueurs de la même variante, pas avec le PR du backgammon. Pas de videau dans ces variantes.",
+    "This game is not analysed: no engine judges its variant.": "Cette partie n'est pas analysée : aucun moteur ne juge sa variante.",
 }
 
 #: The Italian of the analysis board's texts.
@@ -143,6 +146,9 @@ IT: Final[dict[str, str]] = {
     "Click the graph to go to a move.": "Clicca sul grafico per andare a una mossa.",
     "Use the arrow keys, the buttons or the move list to step through the match.": "Le frecce della tastiera, i pulsanti o la lista delle mosse ripercorrono il match.",
     "Crawford": "Crawford",
+    "Net PR": "PR (rete)",
+    "net.note": "Mosse giudicate dalla rete neurale addestrata della variante (a 1 mossa), in punti per partita: il PR (rete) è 500 × i punti persi in media per mossa; si confronta tra giocatori della stessa variante, non con il PR del backgammon. Niente cubo in queste varianti.",
+    "This game is not analysed: no engine judges its variant.": "Questa partita non è analizzata: nessun motore giudica la sua variante.",
 }
 
 #: The English of the symbolic keys among them.
@@ -163,6 +169,7 @@ ENGLISH: Final[dict[str, str]] = {
     "stage.cube": "cube decisions",
     "stage.moves": "the moves of every roll",
     "stage.deep": "the best moves again",
+    "net.note": "Moves judged by the variant's trained neural net (1 ply), in points per game: the net PR is 500 × the mean points lost per move; compare it between players of the same variant, not with backgammon PRs. No cube in these variants.",
 }
 
 #: Texts of the other pages the board shows too (already in every catalogue).

@@ -149,7 +149,8 @@ export function renderDecision(box, step, info, players, analysed, say) {
       ),
     );
   }
-  if (analysed && !info.decisions.length) parts.push(h("p", { class: "muted" }, say("No choice here.")));
+  if (info.notAnalysed) parts.push(h("p", { class: "muted", "data-testid": "not-analysed" }, say("This game is not analysed: no engine judges its variant.")));
+  else if (analysed && !info.decisions.length) parts.push(h("p", { class: "muted" }, say("No choice here.")));
   if (info.luck) {
     const l = info.luck;
     parts.push(
@@ -166,8 +167,9 @@ export function renderDecision(box, step, info, players, analysed, say) {
  * @param {Say} say
  */
 export function renderSummary(box, analysis, say) {
-  const match = analysis.match_length > 0;
-  const head = ["Player", "PR", "Error rate", "Decisions", "Doubtful", "Errors", "Blunders", "Luck", "Luck-adjusted result"];
+  const match = analysis.match_length > 0 && analysis.luck_unit !== "points";
+  const net = Boolean(analysis.engine && analysis.engine !== "bgsage");
+  const head = ["Player", net ? "Net PR" : "PR", "Error rate", "Decisions", "Doubtful", "Errors", "Blunders", "Luck", "Luck-adjusted result"];
   const rows = analysis.totals.map((p) => {
     const adj = analysis.luck_adjusted ? analysis.luck_adjusted[p.player] : null;
     const adjusted = !adj || !adj.games ? "\u2013" : match ? `${(100 * adj.adjusted).toFixed(1)}%` : adj.adjusted.toFixed(2);
@@ -177,5 +179,6 @@ export function renderSummary(box, analysis, say) {
   box.replaceChildren(
     h("h2", {}, say("Players")),
     h("table", { class: "list", id: "totals" }, h("tr", {}, ...head.map((k) => h("th", {}, k === "PR" ? k : say(k)))), ...rows),
+    net ? h("p", { class: "note", "data-testid": "net-note" }, say("net.note")) : null,
   );
 }
