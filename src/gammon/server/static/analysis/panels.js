@@ -176,9 +176,7 @@ export function renderSummary(box, analysis, say) {
     const cells = [p.pr.toFixed(1), p.error_rate.toFixed(1), String(p.decisions), String(p.doubtful), String(p.errors), String(p.blunders), equity(p.luck), adjusted];
     return h("tr", {}, h("td", {}, p.name), ...cells.map((c) => h("td", { class: "num" }, c)));
   });
-  box.replaceChildren(
-    h("h2", {}, say("Players")),
-    h("table", { class: "list", id: "totals" }, h("tr", {}, ...head.map((k) => h("th", {}, k === "PR" ? k : say(k)))), ...rows),
-    net ? h("p", { class: "note", "data-testid": "net-note" }, say("net.note")) : null,
-  );
+  const table = h("table", { class: "list", id: "totals" }, h("tr", {}, ...head.map((k) => h("th", {}, k === "PR" ? k : say(k)))), ...rows);
+  box.replaceChildren(h("h2", {}, say("Players")), table);
+  if (net) box.append(h("p", { class: "note", "data-testid": "net-note" }, say("net.note")));
 }
