@@ -6,7 +6,8 @@
 writes ``standard-7.jsonl`` (a 7-point match: the analysis board's browser test and its first
 paint), ``tavla-3.jsonl``, ``portes-3.jsonl`` (board variants bgsage judges) and
 ``plakoto-1.jsonl`` (a track variant: the plakoto net judges it) and ``tavli-3.jsonl``
-(portes, plakoto and fevga in turn: bgsage and the nets, game by game).
+(portes, plakoto and fevga in turn: bgsage and the nets, game by game), ``jacquet-1.jsonl``
+(no net ships for jacquet: no analyser).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ MATCHES = (
     ("portes-3.jsonl", "portes", 3, 3),
     ("plakoto-1.jsonl", "plakoto", 1, 1),
     ("tavli-3.jsonl", "tavli", 3, 6),
+    ("jacquet-1.jsonl", "jacquet", 1, 1),
 )
 
 

@@ -156,6 +156,7 @@ async def analysis_page(request: Request) -> Response:
             "level": level,
             "levels": ANALYSIS_LEVELS,
             "available": analyser is not None,
+            "engine": analyser.name if analyser is not None else None,
             "variant": variant,
             "boot": script_json(boot),
             "analysis": script_json(data),
