@@ -15,27 +15,30 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from gammon.bots.analysis import variants  # noqa: E402
-from gammon.bots.analysis.cli import NOT_ANALYSABLE, load_record  # noqa: E402
-from gammon.bots.analysis.model import BLUNDER, MatchAnalysis  # noqa: E402
-from gammon.bots.analysis.variants import (  # noqa: E402
+from gammon.bots.analysis import variants
+from gammon.bots.analysis.cli import NOT_ANALYSABLE, load_record
+from gammon.bots.analysis.model import BLUNDER, MatchAnalysis
+from gammon.bots.analysis.variants import (
     NetAnalyzer,
     NotJudgedError,
     analyse_by_game,
     can_analyse_with_net,
     net_variants,
 )
-from gammon.bots.nets.features import input_size  # noqa: E402
-from gammon.bots.nets.net import Net  # noqa: E402
-from gammon.cli import main  # noqa: E402
-from gammon.dice import ALL_ROLLS, Dice  # noqa: E402
-from gammon.match import Match, Play, Roll, TableOptions  # noqa: E402
-from gammon.match.record import MatchRecord, write_log  # noqa: E402
+from gammon.bots.nets.features import input_size
+from gammon.bots.nets.net import Net
+from gammon.cli import main
+from gammon.dice import ALL_ROLLS, Dice
+from gammon.match import Match, Play, Roll, TableOptions
+from gammon.match.record import MatchRecord, write_log
 
 DATA = Path(__file__).parents[1] / "data" / "analysis"
 
 
-def _plakoto(*moves: str, last_roll: Dice = Dice(6, 6)) -> Match:
+SIXES = Dice(6, 6)
+
+
+def _plakoto(*moves: str, last_roll: Dice = SIXES) -> Match:
     """Ann (seat 0) against Bob: Bob wins the roll-off, rolls 65 and leaves two blots on
     his 18 and 19 points (Ann's 7 and 6); Ann rolls ``last_roll`` and plays ``moves``."""
     m = Match(TableOptions(variant="plakoto", match_length=1, cube=False), players=("Ann", "Bob"))
@@ -86,7 +89,9 @@ def test_the_graph_is_player_0_s_side_after_every_move() -> None:
     first, second = game.graph
     assert (first.player, first.ply, second.player, second.ply) == (1, 1, 0, 2)
     assert first.equity == pytest.approx(-bob.equity_played)
-    assert first.win == pytest.approx(1 - next(c.win for c in bob.candidates if c.move == bob.played))
+    assert first.win == pytest.approx(
+        1 - next(c.win for c in bob.candidates if c.move == bob.played)
+    )
     assert second.equity == pytest.approx(ann.equity_played)
 
 

@@ -450,9 +450,7 @@ def _luck_adjusted(games: Sequence[GameAnalysis]) -> tuple[LuckAdjusted, LuckAdj
     out = []
     for p in (0, 1):
         result = float(sum(g.points if g.winner == p else -g.points for g in finished))
-        net = math.fsum(
-            r.points if r.player == p else -r.points for g in finished for r in g.luck
-        )
+        net = math.fsum(r.points if r.player == p else -r.points for g in finished for r in g.luck)
         out.append(LuckAdjusted(p, len(finished), result, net, result - net))
     return out[0], out[1]
 
