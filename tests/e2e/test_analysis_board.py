@@ -26,6 +26,7 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 M7 = "analysisM7xx"
 PLAKOTO = "analysisPlak"
 JACQUET = "analysisJacq"
+TAVLI = "analysisTavl"
 #: The analysis of a 7-point match at the expert level takes a few seconds (more on a
 #: loaded machine).
 ANALYSIS_MS = 180_000
@@ -48,6 +49,7 @@ def seeded(chromium: str, tmp_path: Path) -> Iterator[GammonServer]:
     seed_finished_match(f"sqlite:///{db}", M7, recorded("standard-7"))
     seed_finished_match(f"sqlite:///{db}", PLAKOTO, recorded("plakoto-1"))
     seed_finished_match(f"sqlite:///{db}", JACQUET, recorded("jacquet-1"))
+    seed_finished_match(f"sqlite:///{db}", TAVLI, recorded("tavli-3"))
     srv = GammonServer(db)
     srv.start()
     yield srv
@@ -196,6 +198,30 @@ def test_a_plakoto_match_is_judged_by_its_net(
     page.keyboard.press("End")
     assert _step(page) == page.locator("[data-testid=movelist] button").count() - 1
     _shot(page, "analysis-board-plakoto")
+
+
+def test_a_tavli_match_is_judged_game_by_game(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(seeded.url)
+    page.goto(f"/matches/{TAVLI}/analysis")
+    root = page.locator("#analysis-board")
+    expect(root).to_have_attribute("data-analysed", "true", timeout=ANALYSIS_MS)
+    expect(page.locator("#totals")).to_contain_text("PR by game")
+    expect(page.locator("[data-testid=net-note]")).to_contain_text("bgsage")
+    # a marked move of each game: portes (bgsage), plakoto and fevga (the nets)
+    starts = page.locator("[data-testid=movelist] li.game-start button")
+    assert starts.count() == 3
+    boards = []
+    for g in range(3):
+        starts.nth(g).click()
+        page.keyboard.press("ArrowDown")  # the game's first marked move (or a later game's)
+        section = page.locator("[data-testid=decision] .decision[data-kind=checker]").first
+        expect(section).to_be_visible()
+        boards.append(_board(page))
+    assert len(set(boards)) == 3
+    expect(page.locator("[data-testid=not-analysed]")).to_have_count(0)
+    _shot(page, "analysis-board-tavli")
 
 
 def test_a_variant_without_an_analyser_is_replayed_and_says_so(

@@ -168,8 +168,9 @@ export function renderDecision(box, step, info, players, analysed, say) {
  */
 export function renderSummary(box, analysis, say) {
   const match = analysis.match_length > 0 && analysis.luck_unit !== "points";
-  const net = Boolean(analysis.engine && analysis.engine !== "bgsage");
-  const head = ["Player", net ? "Net PR" : "PR", "Error rate", "Decisions", "Doubtful", "Errors", "Blunders", "Luck", "Luck-adjusted result"];
+  const engine = analysis.engine || "bgsage";
+  const net = engine !== "bgsage";
+  const head = ["Player", engine === "mixed" ? "PR by game" : net ? "Net PR" : "PR", "Error rate", "Decisions", "Doubtful", "Errors", "Blunders", "Luck", "Luck-adjusted result"];
   const rows = analysis.totals.map((p) => {
     const adj = analysis.luck_adjusted ? analysis.luck_adjusted[p.player] : null;
     const adjusted = !adj || !adj.games ? "\u2013" : match ? `${(100 * adj.adjusted).toFixed(1)}%` : adj.adjusted.toFixed(2);
@@ -178,5 +179,5 @@ export function renderSummary(box, analysis, say) {
   });
   const table = h("table", { class: "list", id: "totals" }, h("tr", {}, ...head.map((k) => h("th", {}, k === "PR" ? k : say(k)))), ...rows);
   box.replaceChildren(h("h2", {}, say("Players")), table);
-  if (net) box.append(h("p", { class: "note", "data-testid": "net-note" }, say("net.note")));
+  if (net) box.append(h("p", { class: "note", "data-testid": "net-note" }, say(engine === "mixed" ? "mixed.note" : "net.note")));
 }
