@@ -81,20 +81,14 @@ def compute_hint(match: MatchState, seat: int) -> dict[str, Any]:
 
 def _variant_moves(position: Position, dice: Dice) -> dict[str, Any]:
     """The best moves off the backgammon board: by the variant's net, else the hand-made bot."""
-    from gammon.bots.nets import NetBot, has_net
-    from gammon.bots.variant_bot import VariantBot
+    from gammon.bots.advice import variant_advice
 
-    if has_net(position.variant.name):
-        ranked = NetBot().rank(position, dice)[:HINT_MOVES]
-        engine, measure = "net", "equity"
-    else:
-        ranked = VariantBot(plies=1).rank(position, dice)[:HINT_MOVES]
-        engine, measure = "variant-bot", "score"
+    advice = variant_advice(position, dice, HINT_MOVES)
     return {
         "kind": "moves",
-        "engine": engine,
-        "measure": measure,
-        "moves": [{"move": str(move), "equity": round(value, 3)} for value, move in ranked],
+        "engine": advice.engine,
+        "measure": advice.measure,
+        "moves": [{"move": str(move), "equity": round(value, 3)} for value, move in advice.moves],
     }
 
 
