@@ -43,7 +43,8 @@ def variant_advice(position: Position, dice: DiceLike, count: int = 5) -> Advice
     try:
         from gammon.bots.nets import NetBot, has_net
     except ImportError:  # pragma: no cover - numpy comes with the bot extra
-        has_net = None
-    if has_net is not None and has_net(position.variant.name):
-        return Advice("net", "equity", tuple(NetBot().rank(position, dice)[:count]))
+        pass
+    else:
+        if has_net(position.variant.name):
+            return Advice("net", "equity", tuple(NetBot().rank(position, dice)[:count]))
     return Advice("variant-bot", "score", tuple(VariantBot(plies=1).rank(position, dice)[:count]))
