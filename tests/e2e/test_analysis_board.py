@@ -2,7 +2,8 @@
 tests/data/analysis, written into the server's database before it starts), stepped through
 with the arrow keys, the move list and the graph; its markers, decision panel and summary;
 the page's first contentful paint (printed: ``-s`` shows it); a stored analysis on the second
-visit; a variant with no analyser; the one click from the end-of-match panel.
+visit; a plakoto match judged by its net; a variant with no analyser (jacquet, while no net
+ships for it); the one click from the end-of-match panel.
 
 Screenshots at 1280x800 and 390x844 go to tests/e2e/artifacts/ (git-ignored).
 """
@@ -24,6 +25,8 @@ pytestmark = pytest.mark.e2e
 ARTIFACTS = Path(__file__).parent / "artifacts"
 M7 = "analysisM7xx"
 PLAKOTO = "analysisPlak"
+JACQUET = "analysisJacq"
+TAVLI = "analysisTavl"
 #: The analysis of a 7-point match at the expert level takes a few seconds (more on a
 #: loaded machine).
 ANALYSIS_MS = 180_000
@@ -40,11 +43,13 @@ FCP_JS = """() => new Promise((resolve) => {
 
 @pytest.fixture
 def seeded(chromium: str, tmp_path: Path) -> Iterator[GammonServer]:
-    """A server whose database holds the finished 7-point match and a plakoto match."""
+    """A server whose database holds the finished 7-point match, a plakoto and a jacquet match."""
     pytest.importorskip("bgsage", reason="the analysis needs the bot extra (bgsage)")
     db = tmp_path / "gammon.db"
     seed_finished_match(f"sqlite:///{db}", M7, recorded("standard-7"))
     seed_finished_match(f"sqlite:///{db}", PLAKOTO, recorded("plakoto-1"))
+    seed_finished_match(f"sqlite:///{db}", JACQUET, recorded("jacquet-1"))
+    seed_finished_match(f"sqlite:///{db}", TAVLI, recorded("tavli-3"))
     srv = GammonServer(db)
     srv.start()
     yield srv
@@ -159,13 +164,77 @@ def test_the_analysis_board_of_a_7_point_match(
     _shot(phone, "analysis-board-phone")
 
 
-def test_a_variant_without_an_analyser_is_replayed_and_says_so(
+def test_a_plakoto_match_is_judged_by_its_net(
     seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     page = browse.page(seeded.url)
     page.goto(f"/matches/{PLAKOTO}/analysis?lang=it")
+    expect(page.locator("[data-testid=unavailable]")).to_have_count(0)
+    expect(page.locator("#level")).to_contain_text("rete neurale addestrata")
+    assert page.get_by_role("link", name=re.compile("analizza al livello")).count() == 0
+    root = page.locator("#analysis-board")
+    expect(root).to_have_attribute("data-analysed", "true", timeout=ANALYSIS_MS)
+    # the summary names the net's PR and says what it measures
+    totals = page.locator("#totals")
+    expect(totals).to_contain_text("PR (rete)")
+    expect(totals).to_contain_text("Ann")
+    expect(page.locator("[data-testid=net-note]")).to_contain_text("rete neurale")
+    markers = page.locator("#ab-graph-svg .marker")
+    assert markers.count() > 10  # the beginner bots blunder, the net says so
+    assert page.locator("#ab-graph-svg [data-testid=win-line]").get_attribute("d")
+    # the next marked move: the move played beside the net's best ones, the equity lost
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")
+    marked = _step(page)
+    assert marked > 0
+    decision = page.locator("[data-testid=decision]")
+    section = decision.locator(".decision[data-kind=checker]").first
+    expect(section).to_be_visible()
+    assert section.get_attribute("data-mark") in ("doubtful", "error", "blunder")
+    candidates = decision.locator("[data-testid=candidates] tr")
+    assert candidates.count() >= 3  # a header, the best move and the move played
+    expect(decision.locator("[data-testid=candidates] tr.played")).to_have_count(1)
+    expect(decision.locator("[data-testid=luck]")).to_be_visible()
+    page.keyboard.press("End")
+    assert _step(page) == page.locator("[data-testid=movelist] button").count() - 1
+    _shot(page, "analysis-board-plakoto")
+
+
+def test_a_tavli_match_is_judged_game_by_game(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(seeded.url)
+    page.goto(f"/matches/{TAVLI}/analysis")
+    root = page.locator("#analysis-board")
+    expect(root).to_have_attribute("data-analysed", "true", timeout=ANALYSIS_MS)
+    expect(page.locator("#totals")).to_contain_text("PR by game")
+    expect(page.locator("[data-testid=net-note]")).to_contain_text("bgsage")
+    # a marked move of each game: portes (bgsage), plakoto and fevga (the nets)
+    starts = page.locator("[data-testid=movelist] li.game-start button")
+    assert starts.count() == 3
+    boards = []
+    for g in range(3):
+        starts.nth(g).click()
+        page.keyboard.press("ArrowDown")  # the game's first marked move (or a later game's)
+        section = page.locator("[data-testid=decision] .decision[data-kind=checker]").first
+        expect(section).to_be_visible()
+        boards.append(_board(page))
+    assert len(set(boards)) == 3
+    expect(page.locator("[data-testid=not-analysed]")).to_have_count(0)
+    _shot(page, "analysis-board-tavli")
+
+
+def test_a_variant_without_an_analyser_is_replayed_and_says_so(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    from gammon.server.analysers import analyser_for
+
+    if analyser_for("jacquet") is not None:
+        pytest.skip("jacquet has a net now")
+    page = browse.page(seeded.url)
+    page.goto(f"/matches/{JACQUET}/analysis?lang=it")
     expect(page.locator("[data-testid=unavailable]")).to_contain_text(
-        "L'analisi non è disponibile per plakoto"
+        "L'analisi non è disponibile per jacquet"
     )
     start = _board(page)
     page.keyboard.press("ArrowRight")

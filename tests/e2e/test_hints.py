@@ -1,6 +1,6 @@
 """Issue #18, item 2: the Hint button (the bot's best moves with equities) against the bot,
-and none in a rated game between two people (the server refuses it there:
-tests/server/test_hints.py)."""
+in standard backgammon and in plakoto (the trained net's equities), and none in a rated game
+between two people (the server refuses it there: tests/server/test_hints.py)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,23 @@ def test_a_hint_against_the_bot(
     texts = [moves.nth(i).locator(".hint-move").inner_text() for i in range(moves.count())]
     assert texts and set(texts) <= listed, (texts, listed)
     expect(moves.first).to_contain_text(re.compile(r"equity [+-]\d\.\d{3}"))
+
+
+def test_a_plakoto_hint_against_the_bot_comes_from_the_net(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(server.url, "desktop", "alice")
+    sign_up(page)
+    create_table(page, variant="plakoto", opponent="bot", bot_level="beginner", match_length=1)
+    play_to_our_move(page)
+    page.locator("[data-action=hint]").click()
+    moves = page.locator("[data-testid=hint-moves] li")
+    expect(moves.first).to_be_visible()
+    listed = set(page.evaluate("() => window.gammonPage.match.moves.map((m) => m.move)"))
+    texts = [moves.nth(i).locator(".hint-move").inner_text() for i in range(moves.count())]
+    assert texts and set(texts) <= listed, (texts, listed)
+    expect(moves.first).to_contain_text(re.compile(r"equity [+-]\d\.\d{3}"))
+    expect(page.locator("[data-testid=hint-engine]")).to_contain_text("trained neural net")
 
 
 def test_no_hint_in_a_rated_game(

@@ -85,6 +85,14 @@ test("the analysis goes to its steps by action index, a no-double to the move af
   assert.deepEqual(joinAnalysis(steps, null).map((i) => i.mark), Array(7).fill("none"));
 });
 
+test("a game no engine judged (a tavli game) marks its steps as not analysed", () => {
+  const two = [...steps, step({ kind: "start", i: 6, p: null, g: 2 }), step({ kind: "move", i: 8, r: 7, p: 1, g: 2, text: "24/18" })];
+  const mixed = { ...analysis, engine: "mixed", games: [{ ...analysis.games[0], engine: "bgsage" }, { number: 2, variant: "plakoto", engine: null, decisions: [], luck: [], graph: [] }] };
+  const infos = joinAnalysis(two, mixed);
+  assert.deepEqual(infos.map((i) => i.notAnalysed), [...Array(7).fill(false), true, true]);
+  assert.deepEqual(joinAnalysis(two, analysis).map((i) => i.notAnalysed), Array(9).fill(false));
+});
+
 test("the graph's scales: steps across, 0-100% and the equity range up, clicks to the nearest step", () => {
   const s = graphScale(7, 1000, 240);
   assert.equal(s.x(0), MARGIN.left);

@@ -93,15 +93,19 @@ def test_the_replay_of_a_track_variant_shows_the_pins() -> None:
 # ---------------------------------------------------------------------- the registry
 
 
-def test_every_board_variant_has_bgsage_and_the_track_variants_none() -> None:
+def test_board_variants_have_bgsage_the_variants_with_a_net_the_nets_and_tavli_both() -> None:
     names = analysers.analysers()
     for name, v in VARIANTS.items():
         assert (names.get(name) == "bgsage") is v.standard_geometry, name
         if not v.standard_geometry:
-            assert analyser_for(name) is None
+            with_net = analysers.has_net(name)
+            assert (names.get(name) == "nets") is with_net, name
+            assert (analyser_for(name) is not None) is with_net, name
         elif analysis_available():
             found = analyser_for(name)
             assert found is not None and found.name == "bgsage"
+    assert {"plakoto", "fevga", "long-nardy"} <= {n for n, a in names.items() if a == "nets"}
+    assert names["tavli"] == "by game"
 
 
 def test_the_registry_refuses_a_second_analyser_and_unknown_variants() -> None:
@@ -120,6 +124,7 @@ def test_a_registered_analyser_plugs_in_for_its_variant(
     seeded: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(analysers, "_REGISTRY", dict(analysers._REGISTRY))
+    del analysers._REGISTRY["plakoto"]  # as a variant with no analyser (jacquet today)
     server = _start(seeded)
     try:
         with httpx.Client(base_url=server.url, timeout=30) as web:

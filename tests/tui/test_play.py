@@ -319,3 +319,33 @@ def test_a_tavli_match_through_the_prompts(tmp_path: Path) -> None:
     state = game.match.state
     assert state.over and len(state.games) >= 2
     assert "Game 2 starts: plakoto" in out.getvalue()
+
+
+def test_hint_in_plakoto_lists_the_net_s_best_moves() -> None:
+    holder: list[TerminalGame] = []
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        g = holder[0].match.state.game
+        if prompt.startswith("Play "):
+            return ""
+        if g.phase == "turn" and "turn" not in asked:
+            asked.append("turn")
+            return "hint"
+        if g.phase == "moving" and g.turn == 0:
+            if "moving" not in asked:
+                asked.append("moving")
+                return "hint"
+            raise Quit
+        assert g.dice is not None or g.phase != "moving"
+        return "" if g.phase != "moving" else str(g.position.legal_moves(g.dice)[0])
+
+    game, out = _game(TableOptions(variant="plakoto", match_length=1, cube=False), read)
+    holder.append(game)
+    with pytest.raises(Quit):
+        game.run()
+    text = out.getvalue()
+    assert "moving" in asked
+    assert text.count(" equity ") >= 1 and "Traceback" not in text
+    if "turn" in asked:
+        assert "roll (no cube in this game)" in text

@@ -1,5 +1,6 @@
 """Hints at the web table (issue #18), as the terminal's ``hint``: the bot's best moves with
-their equities, or its cube decision.
+their equities, or its cube decision; in every variant (the trained net's equities where a
+net ships, else the hand-made bot's score).
 
 Only where a hint cannot decide a game that counts: in casual games and against the bot,
 never at a staked table nor in a rated game (``TableOptions.rated``).  The server enforces
@@ -19,7 +20,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Final
 
+from gammon.dice import Dice
 from gammon.match import MatchState, TableOptions
+from gammon.position import Position
 from gammon.server.protocol import ServerError
 from gammon.server.table import TableState
 
@@ -43,26 +46,50 @@ def hint_refusal(options: TableOptions) -> str | None:
 def compute_hint(match: MatchState, seat: int) -> dict[str, Any]:
     """The bot's advice for ``seat`` now (CPU-bound: run it off the event loop).
 
-    ``{"kind": "moves", "moves": [{"move", "equity"}, ...]}`` (best first) while ``seat``
-    moves, ``{"kind": "cube", "action": ...}`` at the start of its turn or when doubled.
+    ``{"kind": "moves", "moves": [{"move", "equity"}, ...], "engine", "measure"}`` (best
+    first) while ``seat`` moves, ``{"kind": "cube", "action": ...}`` at the start of its
+    turn or when doubled, where the table has a cube.  The engine is bgsage on the
+    backgammon board (tavla, portes... included), the variant's trained net where one
+    ships (:func:`gammon.bots.nets.has_net`: expected points per game, ``measure``
+    ``"equity"``), else the hand-made variant bot, whose numbers are its own score, not
+    equities (``measure`` ``"score"``).
     """
-    from gammon.bots.seat import bot_for_level, score_context
+    from gammon.bots.seat import score_context
 
     g = match.game
-    if g.position.variant.name != "standard":
-        raise ServerError("not_available", "hints are for standard backgammon only")
-    bot = bot_for_level(HINT_LEVEL)
+    variant = g.position.variant
     ctx = score_context(match, seat)
     if g.phase == "moving" and g.turn == seat and g.dice is not None:
-        ranked = bot.rank_moves(g.position, g.dice, ctx)[:HINT_MOVES]
+        if not variant.standard_geometry:
+            return _variant_moves(g.position, g.dice)
+        from gammon.bots.seat import bot_for_level
+
+        ranked = bot_for_level(HINT_LEVEL).rank_moves(g.position, g.dice, ctx)[:HINT_MOVES]
         return {
             "kind": "moves",
+            "engine": "bgsage",
+            "measure": "equity",
             "moves": [{"move": str(r.move), "equity": round(r.equity, 3)} for r in ranked],
         }
-    if g.phase in ("turn", "doubled"):
-        decision = bot.cube_decision(g.position, ctx)
+    if g.phase in ("turn", "doubled") and ctx.cube_enabled and variant.standard_geometry:
+        from gammon.bots.seat import bot_for_level
+
+        decision = bot_for_level(HINT_LEVEL).cube_decision(g.position, ctx)
         return {"kind": "cube", "action": str(decision.action)}
     raise ServerError("illegal_action", "nothing to advise on now")
+
+
+def _variant_moves(position: Position, dice: Dice) -> dict[str, Any]:
+    """The best moves off the backgammon board: by the variant's net, else the hand-made bot."""
+    from gammon.bots.advice import variant_advice
+
+    advice = variant_advice(position, dice, HINT_MOVES)
+    return {
+        "kind": "moves",
+        "engine": advice.engine,
+        "measure": advice.measure,
+        "moves": [{"move": str(move), "equity": round(value, 3)} for value, move in advice.moves],
+    }
 
 
 async def hint_for(state: TableState | None, seat: int | None) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from typing import Final
 from rich.console import Console
 from rich.text import Text
 
+from gammon.bots.advice import variant_advice
 from gammon.bots.bot import LEVELS, Bot
 from gammon.bots.seat import bot_for_level, choose_action, score_context
 from gammon.dice import Dice
@@ -379,9 +380,17 @@ class TerminalGame:
         g = state.game
         me = self.human
         ctx = score_context(state, me)
-        if g.phase == "moving" and g.dice is not None:
+        if g.phase == "moving" and g.dice is not None and not g.position.variant.standard_geometry:
+            advice = variant_advice(g.position, g.dice)
+            for value, move in advice.moves:
+                self.console.print(f"  {move!s:<24} {advice.measure} {value:+.3f}")
+            if advice.measure == "score":
+                self.console.print("  (the hand-made bot's score, not an equity)")
+        elif g.phase == "moving" and g.dice is not None:
             for ranked in self.bot.rank_moves(g.position, g.dice, ctx)[:5]:
                 self.console.print(f"  {ranked.move!s:<24} equity {ranked.equity:+.3f}")
+        elif g.phase == "turn" and g.turn == me and not ctx.cube_enabled:
+            self.console.print("  roll (no cube in this game)")
         elif g.phase == "turn" and g.turn == me:
             decision = self.bot.cube_decision(g.position, ctx)
             self.console.print(f"  cube: {decision.action}")

@@ -1,16 +1,19 @@
 """Make the recorded matches the analysis tests replay: bot against bot at the beginner level
 (the fastest), with a fixed seed so that the files are reproducible.
 
-    PYTHONPATH=src python tests/data/analysis/make_matches.py
+    PYTHONPATH=src python tests/data/analysis/make_matches.py [FILE...]
 
 writes ``standard-7.jsonl`` (a 7-point match: the analysis board's browser test and its first
 paint), ``tavla-3.jsonl``, ``portes-3.jsonl`` (board variants bgsage judges) and
-``plakoto-1.jsonl`` (a track variant: no analyser).
+``plakoto-1.jsonl`` (a track variant: the plakoto net judges it) and ``tavli-3.jsonl``
+(portes, plakoto and fevga in turn: bgsage and the nets, game by game), ``jacquet-1.jsonl``
+(no net ships for jacquet: no analyser).
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 from gammon.bots.seat import choose_action
@@ -26,6 +29,8 @@ MATCHES = (
     ("tavla-3.jsonl", "tavla", 3, 3),
     ("portes-3.jsonl", "portes", 3, 3),
     ("plakoto-1.jsonl", "plakoto", 1, 1),
+    ("tavli-3.jsonl", "tavli", 3, 6),
+    ("jacquet-1.jsonl", "jacquet", 1, 1),
 )
 
 
@@ -51,7 +56,10 @@ def play(variant: str, length: int, seed: int) -> Match:
 
 
 def main() -> None:
+    only = set(sys.argv[1:])  # file names: only those
     for name, variant, length, seed in MATCHES:
+        if only and name not in only:
+            continue
         (HERE / name).write_text(write_log(play(variant, length, seed).record()), encoding="utf-8")
 
 

@@ -11,7 +11,7 @@ judged and how is told in :mod:`gammon.bots.analysis`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Final
 
 from gammon.bots.analysis.judge import Ranked, graph_point, index_of, judge_checker, judge_cube
@@ -178,15 +178,26 @@ class Analyzer:
 
     # ------------------------------------------------------------------ the work
 
-    def analyse(self, record: MatchRecord, progress: Progress | None = None) -> MatchAnalysis:
+    def analyse(
+        self,
+        record: MatchRecord,
+        progress: Progress | None = None,
+        *,
+        games: Collection[int] | None = None,
+    ) -> MatchAnalysis:
         """Analyse a match record (see the module notes for what is judged and how).
 
-        Raises :class:`NotAnalysableError` for a variant off the backgammon board.
+        ``games`` (numbers from 1) analyses only those games, each of which must be played
+        on the backgammon board: the portes games of a tavli match
+        (:mod:`gammon.bots.analysis.variants` judges the others).  Raises
+        :class:`NotAnalysableError` for a variant off the backgammon board.
         """
-        if not can_analyse(record.options.variant):
+        if games is None and not can_analyse(record.options.variant):
             raise NotAnalysableError(record.options.variant)
         report: Progress = progress if progress is not None else _quiet
         walk = walk_record(record)
+        if games is not None:
+            walk = walk.only(frozenset(games))
         cube_probs = self._cube_pass(walk, report)
         one_ply = self._move_pass(walk, report)
         ranked, dance_probs = self._rank(walk, one_ply, report)
@@ -354,6 +365,7 @@ class Analyzer:
                     ls,
                     gs,
                     stats,
+                    record.options.game_variant(info.number).name,
                 )
             )
         all_d = [d for g in games for d in g.decisions]

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from gammon.bots.analysis.analyzer import NotAnalysableError, analyse_match, can_analyse
+from gammon.bots.analysis.analyzer import analyse_match, can_analyse
 from gammon.bots.analysis.model import (
     BLUNDER,
     CLOSE_CUBE,
@@ -32,6 +32,7 @@ from gammon.bots.analysis.model import (
     PlayerStats,
     Progress,
 )
+from gammon.bots.analysis.variants import analyse_with_nets, can_analyse_with_net, refusal
 from gammon.bots.bot import LEVELS
 from gammon.errors import GammonError
 from gammon.match.formats import mat_to_record, sgf_to_record, xg_to_record
@@ -168,8 +169,10 @@ def run(args: argparse.Namespace) -> int:
     :data:`NOT_ANALYSABLE` (3) for a variant the analysis cannot judge (said on standard
     error in words, with the variants it can)."""
     record = load_record(args.file)
-    if not can_analyse(record.options.variant):
-        sys.stderr.write(f"gammon analyse: {NotAnalysableError(record.options.variant)}.\n")
+    variant = record.options.variant
+    with_nets = not can_analyse(variant) and can_analyse_with_net(variant)
+    if not can_analyse(variant) and not with_nets:
+        sys.stderr.write(f"gammon analyse: {refusal(variant)}.\n")
         return NOT_ANALYSABLE
     reached: dict[str, tuple[int, int]] = {}
     try:
@@ -180,7 +183,8 @@ def run(args: argparse.Namespace) -> int:
                 if bar is not None:
                     bar(stage, done, total)
 
-            analysis = analyse_match(
+            analyse = analyse_with_nets if with_nets else analyse_match
+            analysis = analyse(
                 record, args.level, plies=args.plies, threads=args.threads, progress=progress
             )
     except KeyboardInterrupt:
@@ -224,10 +228,16 @@ def _title(analysis: MatchAnalysis) -> str:
     a, b = analysis.players
     kind = f"{analysis.match_length}-point match" if analysis.match_length else "money session"
     variant = "" if analysis.variant == "standard" else f", {analysis.variant}"
-    return (
-        f"Analysis of {a} - {b}, {kind}{variant}: {analysis.level} "
-        f"({analysis.plies}-ply; luck at {analysis.luck_plies}-ply)"
-    )
+    if analysis.engine == "net":
+        how = f"judged by the {analysis.variant} net (1-ply; luck at 1-ply)"
+    elif analysis.engine == "mixed":
+        how = (
+            f"game by game: the variant nets (1-ply) and bgsage at {analysis.level} "
+            f"({analysis.plies}-ply); luck at 1-ply"
+        )
+    else:
+        how = f"{analysis.level} ({analysis.plies}-ply; luck at {analysis.luck_plies}-ply)"
+    return f"Analysis of {a} - {b}, {kind}{variant}: {how}"
 
 
 def _when(d: Decision) -> str:
@@ -243,7 +253,13 @@ def _decision_line(d: Decision, names: tuple[str, str]) -> str:
     )
 
 
-def _stats_line(p: PlayerStats) -> str:
+def _stats_line(p: PlayerStats, net: bool = False) -> str:
+    if net:  # no cube, and equities are the net's points per game
+        return (
+            f"  {p.name}: net PR {p.pr:.1f} (error rate {p.error_rate:.1f} "
+            f"thousandths of a point per move over {p.decisions} moves); {p.doubtful} doubtful, "
+            f"{p.errors} errors, {p.blunders} blunders; luck {p.luck:+.3f} over {p.rolls} rolls"
+        )
     return (
         f"  {p.name}: PR {p.pr:.1f} (error rate {p.error_rate:.1f} mEMG over {p.decisions} "
         f"decisions: checker {p.checker_rate:.1f} on {p.checker_decisions}, cube "
@@ -258,7 +274,7 @@ def _luck_adjusted_lines(analysis: MatchAnalysis) -> list[str]:
         return []
     games = analysis.luck_adjusted[0].games
     plural = "s" if games != 1 else ""
-    if analysis.match_length:
+    if analysis.match_length and analysis.luck_unit == "match":
         lines = [f"Luck-adjusted result (match winning chance, {games} finished game{plural}):"]
         for a in analysis.luck_adjusted:
             lines.append(
@@ -275,15 +291,19 @@ def _luck_adjusted_lines(analysis: MatchAnalysis) -> list[str]:
     return lines
 
 
-def _game_section(g: GameAnalysis, names: tuple[str, str]) -> list[str]:
+def _game_section(g: GameAnalysis, names: tuple[str, str], mixed: bool = False) -> list[str]:
     if g.winner is None:
         result = "unfinished"
     else:
         result = f"{names[g.winner]} wins {g.points} point{'s' if g.points != 1 else ''}"
     crawford = " (Crawford game)" if g.crawford else ""
+    variant = f" ({g.variant})" if mixed else ""
     lines = [
-        f"Game {g.number}: {names[0]} {g.score[0]}, {names[1]} {g.score[1]}{crawford} - {result}"
+        f"Game {g.number}{variant}: {names[0]} {g.score[0]}, {names[1]} {g.score[1]}{crawford}"
+        f" - {result}"
     ]
+    if g.engine is None:
+        return [*lines, f"  not analysed: no engine here judges {g.variant}"]
     marked = [d for d in g.decisions if d.mark != "none"]
     if marked:
         lines.append(
@@ -292,7 +312,7 @@ def _game_section(g: GameAnalysis, names: tuple[str, str]) -> list[str]:
         lines += [_decision_line(d, names) for d in marked]
     else:
         lines.append("  no doubtful decision")
-    lines += [_stats_line(p) for p in g.players]
+    lines += [_stats_line(p, g.engine == "net") for p in g.players]
     return lines
 
 
@@ -309,7 +329,7 @@ def _worst_lines(analysis: MatchAnalysis, top: int) -> list[str]:
             f"({d.equity_played:+.3f}); better {d.best} ({d.equity_best:+.3f}): "
             f"{-d.error:+.3f} {d.mark}"
         )
-        lines.append(f"      {d.xgid}")
+        lines.append(f"      {d.xgid or f'{d.position_id} (Position ID)'}")
         if d.kind == "checker":
             for c in d.candidates[:3]:
                 lines.append(
@@ -332,16 +352,27 @@ def format_report(analysis: MatchAnalysis, *, top: int = 10) -> str:
     """The readable report of an analysis."""
     names = analysis.players
     lines = [_title(analysis), ""]
+    mixed = analysis.engine == "mixed"
     for g in analysis.games:
-        lines += _game_section(g, names)
+        lines += _game_section(g, names, mixed)
         lines.append("")
     lines.append("Match totals:")
-    lines += [_stats_line(p) for p in analysis.totals]
+    lines += [_stats_line(p, analysis.engine != "bgsage") for p in analysis.totals]
     lines.append("")
     adjusted = _luck_adjusted_lines(analysis)
     if adjusted:
         lines += [*adjusted, ""]
     lines += _worst_lines(analysis, top)
+    if analysis.engine != "bgsage":
+        lines += [
+            "",
+            f"Marks: doubtful (?!) >= {DOUBTFUL}, error (?) >= {ERROR}, blunder (??) >= "
+            f"{BLUNDER} of equity (the net's expected points per game, gammons counting 2; "
+            "bgsage's normalised equity on the backgammon board).",
+            "Net PR = 500 x mean error over the moves with a choice, as backgammon's PR but "
+            "judged by the variant's net: compare it between players of the same variant only.",
+        ]
+        return "\n".join(lines)
     lines += [
         "",
         f"Marks: doubtful (?!) >= {DOUBTFUL}, error (?) >= {ERROR}, blunder (??) >= {BLUNDER} "

@@ -297,6 +297,10 @@ class GameAnalysis:
     """One game: its score at the start, result, decisions, luck, graph and figures.
 
     ``winner`` and ``points`` are None and 0 for a game the record leaves unfinished.
+    ``variant`` is the game's variant (a tavli match changes it from game to game) and
+    ``engine`` what judged it: ``"bgsage"``, ``"net"`` (the variant's trained net,
+    :mod:`gammon.bots.analysis.variants`) or None for a game no analyser could judge
+    (then it has no decisions, luck nor graph).
     """
 
     number: int
@@ -308,6 +312,8 @@ class GameAnalysis:
     luck: tuple[RollLuck, ...]
     graph: tuple[GraphPoint, ...]
     players: tuple[PlayerStats, PlayerStats]
+    variant: str = "standard"
+    engine: str | None = "bgsage"
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +322,9 @@ class MatchAnalysis:
 
     ``level`` and ``plies`` say how deep decisions were judged; luck is always
     at ``luck_plies`` = 1.  The thresholds used are in :data:`DOUBTFUL` & co.
+    ``engine`` is ``"bgsage"``, ``"net"`` or ``"mixed"`` (a tavli match judged game by
+    game); ``luck_unit`` the unit of :attr:`RollLuck.points` and of the luck-adjusted
+    result: ``"match"`` (match winning chance), ``"points"`` (points won).
     """
 
     players: tuple[str, str]
@@ -328,6 +337,8 @@ class MatchAnalysis:
     totals: tuple[PlayerStats, PlayerStats]
     #: Each player's result with and without the luck of the dice.
     luck_adjusted: tuple[LuckAdjusted, LuckAdjusted] | tuple[()] = ()
+    engine: str = "bgsage"
+    luck_unit: Literal["match", "points"] = "match"
 
     @property
     def decisions(self) -> tuple[Decision, ...]:
@@ -351,6 +362,7 @@ class MatchAnalysis:
             "players": list(self.players),
             "match_length": self.match_length,
             "variant": self.variant,
+            "engine": self.engine,
             "level": self.level,
             "plies": self.plies,
             "luck_plies": self.luck_plies,
@@ -362,9 +374,12 @@ class MatchAnalysis:
             },
             "totals": [asdict(p) for p in self.totals],
             "luck_adjusted": [asdict(a) for a in self.luck_adjusted],
+            "luck_unit": self.luck_unit if self.match_length else "points",
             "games": [
                 {
                     "number": g.number,
+                    "variant": g.variant,
+                    "engine": g.engine,
                     "score": list(g.score),
                     "crawford": g.crawford,
                     "winner": g.winner,

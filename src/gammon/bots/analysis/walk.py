@@ -106,6 +106,17 @@ class Walk:
     first: MatchState | None = None
     settled: MatchState | None = None
 
+    def only(self, games: frozenset[int]) -> Walk:
+        """The same walk restricted to the games numbered in ``games``."""
+        return Walk(
+            [g for g in self.games if g.number in games],
+            [t for t in self.turns if t.game in games],
+            [c for c in self.checkers if c.game in games],
+            [c for c in self.cubes if c.game in games],
+            self.first,
+            self.settled,
+        )
+
 
 def walk_record(record: MatchRecord) -> Walk:
     """Replay the record and collect what is to be judged."""
@@ -124,7 +135,7 @@ def walk_record(record: MatchRecord) -> Walk:
         if g.last_roll:
             continue  # the draw option's final roll: no cube, and the game ends
         if isinstance(action, Roll):
-            _walk_roll(walk, s, index, action)
+            _walk_roll(walk, s, t, index, action)
         elif isinstance(action, Play):
             assert g.dice is not None and g.turn is not None
             move = g.position.parse_move(action.move, g.dice)
@@ -168,12 +179,12 @@ def _cube(s: MatchState, index: int, player: int, kind: DecisionKind, played: st
     )
 
 
-def _walk_roll(walk: Walk, s: MatchState, index: int, action: Roll) -> None:
+def _walk_roll(walk: Walk, s: MatchState, t: MatchState, index: int, action: Roll) -> None:
     g = s.game
     dice = action.dice
     if g.phase == "opening":
-        if dice.d1 == dice.d2:
-            return  # a tie: roll again
+        if dice.d1 == dice.d2 or t.game.phase != "moving":
+            return  # a tie, or a roll-off whose winner rolls again (tavli): not played
         starter = 0 if dice.d1 > dice.d2 else 1
         walk.turns.append(
             Turn(

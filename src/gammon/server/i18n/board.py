@@ -76,6 +76,11 @@ FR: Final[dict[str, str]] = {
     "Click the graph to go to a move.": "Cliquez sur le graphique pour aller à un coup.",
     "Use the arrow keys, the buttons or the move list to step through the match.": "Les flèches du clavier, les boutons ou la liste des coups parcourent le match.",
     "Crawford": "Crawford",
+    "Net PR": "PR (réseau)",
+    "PR by game": "PR par partie",
+    "mixed.note": "Chaque partie est jugée par son moteur : bgsage sur le plateau du backgammon (portes), le réseau de neurones entraîné de la variante ailleurs (plakoto, fevga, en points par partie) ; le PR les additionne et se compare entre les joueurs de ce match.",
+    "net.note": "Coups jugés par le réseau de neurones entraîné de la variante (à 1 coup d'avance), en points par partie : le PR (réseau) est 500 × les points perdus en moyenne par coup ; il se compare entre joueurs de la même variante, pas avec le PR du backgammon. Pas de videau dans ces variantes.",
+    "This game is not analysed: no engine judges its variant.": "Cette partie n'est pas analysée : aucun moteur ne juge sa variante.",
 }
 
 #: The Italian of the analysis board's texts.
@@ -143,6 +148,11 @@ IT: Final[dict[str, str]] = {
     "Click the graph to go to a move.": "Clicca sul grafico per andare a una mossa.",
     "Use the arrow keys, the buttons or the move list to step through the match.": "Le frecce della tastiera, i pulsanti o la lista delle mosse ripercorrono il match.",
     "Crawford": "Crawford",
+    "Net PR": "PR (rete)",
+    "PR by game": "PR per partita",
+    "mixed.note": "Ogni partita è giudicata dal suo motore: bgsage sul tavoliere del backgammon (portes), la rete neurale addestrata della variante altrove (plakoto, fevga, in punti per partita); il PR li somma e si confronta tra i giocatori di questo match.",
+    "net.note": "Mosse giudicate dalla rete neurale addestrata della variante (a 1 mossa), in punti per partita: il PR (rete) è 500 × i punti persi in media per mossa; si confronta tra giocatori della stessa variante, non con il PR del backgammon. Niente cubo in queste varianti.",
+    "This game is not analysed: no engine judges its variant.": "Questa partita non è analizzata: nessun motore giudica la sua variante.",
 }
 
 #: The English of the symbolic keys among them.
@@ -163,6 +173,8 @@ ENGLISH: Final[dict[str, str]] = {
     "stage.cube": "cube decisions",
     "stage.moves": "the moves of every roll",
     "stage.deep": "the best moves again",
+    "mixed.note": "Each game is judged by its own engine: bgsage on the backgammon board (portes), the variant's trained neural net elsewhere (plakoto, fevga, in points per game); the PR adds them up and compares the players of this match.",
+    "net.note": "Moves judged by the variant's trained neural net (1 ply), in points per game: the net PR is 500 × the mean points lost per move; compare it between players of the same variant, not with backgammon PRs. No cube in these variants.",
 }
 
 #: Texts of the other pages the board shows too (already in every catalogue).

@@ -227,6 +227,8 @@ PAGES: Final[dict[str, str]] = {
     "error rates, luck, the biggest errors": "taux d'erreur, chance, plus grosses erreurs",
     "level": "niveau",
     "luck at 1-ply": "chance à 1-ply",
+    "judged by the variant's trained neural net (1-ply)": "jugé par le réseau de neurones entraîné de la variante (1-ply)",
+    "the games without the backgammon board judged by their trained neural nets (1-ply)": "les parties hors du plateau de backgammon jugées par leurs réseaux de neurones entraînés (1-ply)",
     "match winning chance": "chances de gagner le match",
     "points": "points",
     "The game winning chance of": "Les chances de gagner la partie de",

@@ -227,6 +227,8 @@ PAGES: Final[dict[str, str]] = {
     "error rates, luck, the biggest errors": "tassi di errore, fortuna, errori più gravi",
     "level": "livello",
     "luck at 1-ply": "fortuna a 1-ply",
+    "judged by the variant's trained neural net (1-ply)": "giudicata dalla rete neurale addestrata della variante (1-ply)",
+    "the games without the backgammon board judged by their trained neural nets (1-ply)": "le partite fuori dal tavoliere del backgammon giudicate dalle loro reti neurali addestrate (1-ply)",
     "match winning chance": "probabilità di vincere il match",
     "points": "punti",
     "The game winning chance of": "La probabilità di vincere la partita di",

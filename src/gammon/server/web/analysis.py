@@ -43,6 +43,7 @@ from gammon.server.web.common import (
 )
 from gammon.server.web.matches import match_record
 from gammon.server.web.players import keep_error_rates
+from gammon.variants import ROTATIONS
 
 __all__ = [
     "analysis_page",
@@ -132,11 +133,14 @@ async def analysis_page(request: Request) -> Response:
     analyser = analyser_for(variant)
     data = await ctx.analysis.stored(table_id, level) if analyser is not None else None
     t = translator(lang_of(request))
+    # a rotation (tavli) changes the board's geometry from game to game
+    games = ROTATIONS.get(variant, (variant,))
     boot = {
         "table": table_id,
         "level": level,
         "players": [s["name"] if s else "" for s in table["seats"]],
-        "other": variant_view(variant)["other_point"],
+        "other": variant_view(games[0])["other_point"],
+        "others": [variant_view(name)["other_point"] for name in games],
         "available": analyser is not None,
         "cube": bool(table["options"].get("cube", True)),
         "replay": f"/api/tables/{table_id}/replay",
@@ -152,6 +156,7 @@ async def analysis_page(request: Request) -> Response:
             "level": level,
             "levels": ANALYSIS_LEVELS,
             "available": analyser is not None,
+            "engine": analyser.name if analyser is not None else None,
             "variant": variant,
             "boot": script_json(boot),
             "analysis": script_json(data),

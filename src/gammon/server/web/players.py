@@ -185,9 +185,10 @@ async def account_extras(request: Request, user_id: int) -> dict[str, Any]:
 
 
 async def keep_error_rates(ctx: Context, table_id: str, analysis: dict[str, Any]) -> None:
-    """Keep both players' error rates of a match just analysed, for their profiles."""
+    """Keep both players' error rates of a match just analysed, for their profiles (bgsage's
+    only: a variant net's error rates are in another unit)."""
     totals = analysis.get("totals") or []
-    if len(totals) == 2:
+    if len(totals) == 2 and analysis.get("engine", "bgsage") == "bgsage":
         rates = [float(side["error_rate"]) for side in totals]
         await ctx.db.run(Standings(ctx.db).record_error_rates, table_id, rates)
 

@@ -20,6 +20,7 @@ import { renderDecision, renderMoves, renderSummary, showCurrent } from "./panel
  * @property {string} level
  * @property {string[]} players
  * @property {number[]} other
+ * @property {number[][]} [others] each game's point mapping in turn (a tavli match: portes, plakoto, fevga)
  * @property {boolean} available
  * @property {boolean} cube whether the match is played with a cube
  * @property {string} replay
@@ -79,7 +80,7 @@ function model(step) {
     board: step.board,
     pinned: step.pinned ?? undefined,
     waiting: step.waiting ?? undefined,
-    other: boot.other,
+    other: boot.others && boot.others.length ? boot.others[(step.g - 1) % boot.others.length] : boot.other,
     dice: step.dice ? { seat: step.dice.seat, values: step.dice.values, used: [false, false] } : null,
     cube: { enabled: boot.cube, disabled: false, disabledText: "", value: step.cube.value, owner: step.cube.owner, offer },
     sources: new Set(),

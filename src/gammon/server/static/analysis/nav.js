@@ -74,9 +74,10 @@ export function joinAnalysis(steps, analysis) {
     if (s.r !== null && !at.has(s.r)) at.set(s.r, n);
   });
   /** @type {StepInfo[]} */
-  const out = steps.map(() => ({ decisions: [], luck: null, point: null, mark: "none", cubeError: false }));
+  const out = steps.map(() => ({ decisions: [], luck: null, point: null, mark: "none", cubeError: false, notAnalysed: false }));
   if (!analysis) return out;
   for (const g of analysis.games) {
+    if (g.engine === null) steps.forEach((s, n) => { if (s.g === g.number) out[n].notAnalysed = true; });
     for (const d of g.decisions) {
       const n = at.get(d.action_index);
       if (n === undefined) continue;

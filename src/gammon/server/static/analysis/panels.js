@@ -149,7 +149,8 @@ export function renderDecision(box, step, info, players, analysed, say) {
       ),
     );
   }
-  if (analysed && !info.decisions.length) parts.push(h("p", { class: "muted" }, say("No choice here.")));
+  if (info.notAnalysed) parts.push(h("p", { class: "muted", "data-testid": "not-analysed" }, say("This game is not analysed: no engine judges its variant.")));
+  else if (analysed && !info.decisions.length) parts.push(h("p", { class: "muted" }, say("No choice here.")));
   if (info.luck) {
     const l = info.luck;
     parts.push(
@@ -166,16 +167,17 @@ export function renderDecision(box, step, info, players, analysed, say) {
  * @param {Say} say
  */
 export function renderSummary(box, analysis, say) {
-  const match = analysis.match_length > 0;
-  const head = ["Player", "PR", "Error rate", "Decisions", "Doubtful", "Errors", "Blunders", "Luck", "Luck-adjusted result"];
+  const match = analysis.match_length > 0 && analysis.luck_unit !== "points";
+  const engine = analysis.engine || "bgsage";
+  const net = engine !== "bgsage";
+  const head = ["Player", engine === "mixed" ? "PR by game" : net ? "Net PR" : "PR", "Error rate", "Decisions", "Doubtful", "Errors", "Blunders", "Luck", "Luck-adjusted result"];
   const rows = analysis.totals.map((p) => {
     const adj = analysis.luck_adjusted ? analysis.luck_adjusted[p.player] : null;
     const adjusted = !adj || !adj.games ? "\u2013" : match ? `${(100 * adj.adjusted).toFixed(1)}%` : adj.adjusted.toFixed(2);
     const cells = [p.pr.toFixed(1), p.error_rate.toFixed(1), String(p.decisions), String(p.doubtful), String(p.errors), String(p.blunders), equity(p.luck), adjusted];
     return h("tr", {}, h("td", {}, p.name), ...cells.map((c) => h("td", { class: "num" }, c)));
   });
-  box.replaceChildren(
-    h("h2", {}, say("Players")),
-    h("table", { class: "list", id: "totals" }, h("tr", {}, ...head.map((k) => h("th", {}, k === "PR" ? k : say(k)))), ...rows),
-  );
+  const table = h("table", { class: "list", id: "totals" }, h("tr", {}, ...head.map((k) => h("th", {}, k === "PR" ? k : say(k)))), ...rows);
+  box.replaceChildren(h("h2", {}, say("Players")), table);
+  if (net) box.append(h("p", { class: "note", "data-testid": "net-note" }, say(engine === "mixed" ? "mixed.note" : "net.note")));
 }

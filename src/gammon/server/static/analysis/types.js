@@ -99,6 +99,8 @@
 /**
  * @typedef {object} GameAnalysis
  * @property {number} number
+ * @property {string} [variant] the game's variant (a tavli match changes it from game to game)
+ * @property {string | null} [engine] bgsage | net; null: no engine judged this game
  * @property {Decision[]} decisions
  * @property {RollLuck[]} luck
  * @property {GraphPoint[]} graph
@@ -108,6 +110,8 @@
  * @typedef {object} Analysis
  * @property {string[]} players
  * @property {number} match_length
+ * @property {string} [engine] bgsage (absent in older analyses) | net | mixed (tavli: game by game)
+ * @property {string} [luck_unit] match (match winning chance) | points
  * @property {string} level
  * @property {number} plies
  * @property {PlayerStats[]} totals
@@ -122,6 +126,7 @@
  * @property {GraphPoint | null} point
  * @property {string} mark the worst mark of its decisions ("none" without any)
  * @property {boolean} cubeError whether a cube decision or answer there lost equity (a mark)
+ * @property {boolean} notAnalysed whether its game is one no engine judged (a tavli game)
  */
 
 export {};

@@ -1,6 +1,7 @@
 // @ts-check
 // The Hint button and its answer (issue #18): the bot's best moves with their equities, or
-// its cube decision, as the terminal's `hint`. Offered where the server gives hints: no stake,
+// its cube decision, as the terminal's `hint`; in every variant (off the backgammon board the
+// variant's trained net gives equities, or the hand-made bot its own score: `measure`). Offered where the server gives hints: no stake,
 // not rated, and a bot at the table or a casual game (gammon.server.hints decides; a refusal
 // comes back as `hint_refused`).
 
@@ -20,8 +21,7 @@ export function canHint(page) {
   const m = page.match;
   if (!st || !m || !m.game || page.mySeat === null || st.table.status !== "playing") return false;
   const options = st.table.options || {};
-  const variant = st.table.variant || {};
-  if (options.stake || options.rated || (variant.name && variant.name !== "standard")) return false;
+  if (options.stake || options.rated) return false;
   const bot = (st.table.seats || []).some((/** @type {Message | null} */ s) => s && s.kind === "bot");
   if (!bot && options.rated !== false) return false;
   return page.allowed("move") || page.allowed("double") || page.allowed("take");
@@ -45,6 +45,16 @@ export function onHint(page, msg) {
   renderHint(page);
 }
 
+/**
+ * A hinted move's number: an equity, or the hand-made bot's score (not an equity).
+ * @param {string | undefined} measure
+ * @param {number} v
+ */
+function value(measure, v) {
+  const text = (v >= 0 ? "+" : "") + Number(v).toFixed(3);
+  return measure === "score" ? t("hint.score", { score: text }) : t("hint.equity", { equity: text });
+}
+
 /** @param {GamePage} page */
 export function renderHint(page) {
   const e = page.el;
@@ -59,7 +69,9 @@ export function renderHint(page) {
   else {
     body.push(h("ol", { class: "hint-moves", "data-testid": "hint-moves" },
       ...(a.moves || []).map((/** @type {Message} */ m) =>
-        h("li", {}, h("span", { class: "hint-move" }, m.move), " ", h("span", { class: "muted" }, t("hint.equity", { equity: (m.equity >= 0 ? "+" : "") + Number(m.equity).toFixed(3) }))))));
+        h("li", {}, h("span", { class: "hint-move" }, m.move), " ", h("span", { class: "muted" }, value(a.measure, m.equity))))));
+    if (a.engine === "net") body.push(h("p", { class: "muted", "data-testid": "hint-engine" }, t("hint.net")));
+    else if (a.measure === "score") body.push(h("p", { class: "muted", "data-testid": "hint-engine" }, t("hint.scoreNote")));
   }
   replaceChildren(e.hint, body);
 }

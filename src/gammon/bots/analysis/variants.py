@@ -1,0 +1,567 @@
+"""The analysis of the variants off the backgammon board, judged by their trained nets.
+
+:class:`NetAnalyzer` replays a match of a variant with a net (:func:`net_variants`:
+plakoto, fevga, long nardy today; any variant for which
+:func:`gammon.bots.nets.has_net` becomes true later) and judges it with the net as
+:class:`~gammon.bots.analysis.Analyzer` judges the backgammon board with bgsage, into
+the same :class:`~gammon.bots.analysis.model.MatchAnalysis` (docs/analysis.md):
+
+* every **checker play** with at least two legal moves (distinct resulting positions):
+  all legal moves ranked at 1 ply by the net (the mover's expected points after the
+  move, gammons counting 2: :func:`gammon.bots.nets.net.equity`); the error is the best
+  move's equity minus the played one's, marked with the backgammon analysis'
+  thresholds (:func:`~gammon.bots.analysis.model.mark_for`);
+* the **luck** of every roll played: the equity after the best play of that roll minus
+  the average over the 36 rolls (30 at a game's opening roll);
+* the **graph**: player 0's chance to win the game and equity after every move.
+
+There is no cube in these variants, hence no cube decision; equities are points per
+game (``engine`` ``"net"``, ``luck_unit`` ``"points"``).  The error rate and the
+"PR" (500 × the mean error) are the backgammon formulas applied to the net's
+equities: comparable between players of the same variant, not with backgammon PRs.
+
+:func:`analyse_by_game` judges a tavli match (portes, plakoto, fevga in turn) game by
+game: the games of a variant with a net by its net, those on the backgammon board by
+bgsage when it is installed; a game no engine can judge is listed with ``engine``
+None (not analysed) instead of failing the match.
+
+>>> from gammon.match import Match, Play, Roll, TableOptions
+>>> from gammon.dice import Dice
+>>> m = Match(TableOptions(variant="plakoto", match_length=1, cube=False))
+>>> for action in (Roll(0, Dice(2, 5)), Roll(1, Dice(6, 5)), Play(1, "24/18 24/19")):
+...     _ = m.push(action)
+>>> result = NetAnalyzer().analyse(m.record())
+>>> result.engine, result.games[0].engine, [(r.player, r.dice) for r in result.luck]
+('net', 'net', [(1, '65')])
+>>> [(d.player, d.played, d.mark) for d in result.decisions]
+[(1, '24/19 24/18', 'none')]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+import numpy as np
+
+from gammon.bots.analysis.model import (
+    SHOWN,
+    Candidate,
+    Decision,
+    GameAnalysis,
+    GraphPoint,
+    LuckAdjusted,
+    MatchAnalysis,
+    PlayerStats,
+    Progress,
+    RollLuck,
+    mark_for,
+)
+from gammon.bots.analysis.walk import GameInfo
+from gammon.bots.nets.bot import has_net, load_net, mover_outputs
+from gammon.bots.nets.net import Net, equity
+from gammon.dice import ALL_ROLLS, Dice
+from gammon.errors import GammonError
+from gammon.match.actions import Play, Roll
+from gammon.match.record import MatchRecord, replay
+from gammon.move import Move
+from gammon.position import Position
+from gammon.variants import ROTATIONS, VARIANTS
+
+__all__ = [
+    "NET_LEVEL",
+    "NetAnalyzer",
+    "NotJudgedError",
+    "analyse_by_game",
+    "analyse_with_nets",
+    "can_analyse_with_net",
+    "net_variants",
+    "refusal",
+]
+
+#: The ``level`` an analysis by the nets reports (1-ply, whatever level was asked).
+NET_LEVEL: Final = "net"
+#: The rolls a game's opening can give (no doubles).
+_OPENING_ROLLS: Final = tuple(r for r in ALL_ROLLS if not r.is_double)
+_EPS: Final = 1e-9
+
+
+def net_variants() -> tuple[str, ...]:
+    """The variants a net judges: every variant for which a trained net ships.
+
+    >>> "plakoto" in net_variants(), "standard" in net_variants()
+    (True, False)
+    """
+    return tuple(name for name in VARIANTS if has_net(name))
+
+
+def can_analyse_with_net(variant: str) -> bool:
+    """Whether a match of ``variant`` is judged by the nets: a variant with a net, or a
+    rotation (tavli) one of whose games has one.
+
+    >>> can_analyse_with_net("fevga"), can_analyse_with_net("tavli"), can_analyse_with_net("tavla")
+    (True, True, False)
+    """
+    games = ROTATIONS.get(variant, (variant,))
+    return any(has_net(name) for name in games)
+
+
+def refusal(variant: str) -> str:
+    """Why a match of ``variant`` cannot be analysed, in words (``gammon analyse``).
+
+    >>> print(refusal("jacquet"))  # doctest: +ELLIPSIS
+    jacquet matches cannot be analysed yet: ... on the backgammon board (standard, ...) and, with their trained nets, plakoto, fevga, long-nardy...
+    """
+    board = ", ".join(name for name, v in VARIANTS.items() if v.standard_geometry)
+    nets = [*net_variants(), *(r for r in ROTATIONS if can_analyse_with_net(r))]
+    return (
+        f"{variant} matches cannot be analysed yet: the analysis judges the games played "
+        f"on the backgammon board ({board}) and, with their trained nets, {', '.join(nets)}"
+    )
+
+
+class NotJudgedError(GammonError):
+    """A match none of whose games an engine here can judge."""
+
+    code = "not_analysable"
+
+
+# ---------------------------------------------------------------------- the walk
+
+
+@dataclass(slots=True)
+class _Turn:
+    """A roll played (or that could not be played), to value for luck."""
+
+    game: int
+    action_index: int
+    ply: int
+    player: int
+    position: Position
+    dice: Dice
+    opening: bool
+
+
+@dataclass(slots=True)
+class _Played:
+    """A move played."""
+
+    game: int
+    action_index: int
+    ply: int
+    player: int
+    position: Position
+    dice: Dice
+    move: Move
+
+
+@dataclass(slots=True)
+class _Walk:
+    games: list[GameInfo] = field(default_factory=list)
+    variants: dict[int, str] = field(default_factory=dict)
+    turns: list[_Turn] = field(default_factory=list)
+    plays: list[_Played] = field(default_factory=list)
+    finished_points: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+
+def _walk(record: MatchRecord) -> _Walk:
+    """The record replayed: each game's start and result, every roll played, every move."""
+    states = replay(record)
+    walk = _Walk()
+    for index, action in enumerate(record.actions):
+        s, t = states[index], states[index + 1]
+        g = s.game
+        if not walk.games or walk.games[-1].number != g.number:
+            walk.games.append(GameInfo(g.number, s.score, g.crawford))
+            walk.variants[g.number] = g.position.variant.name
+        if len(t.games) > len(s.games):
+            outcome = t.games[-1]
+            walk.games[-1].winner = outcome.winner
+            walk.games[-1].points = outcome.points
+        if g.last_roll:
+            continue
+        if isinstance(action, Roll):
+            if g.phase == "opening":
+                # a tie, or a roll-off whose winner rolls again, is not played
+                if t.game.phase != "moving" or t.game.turn is None:
+                    continue
+                seat, opening = t.game.turn, True
+            elif g.phase == "turn" and g.turn is not None:
+                seat, opening = g.turn, False
+            else:
+                continue
+            dice = action.dice.normalized()
+            walk.turns.append(_Turn(g.number, index, g.plies, seat, g.position, dice, opening))
+        elif isinstance(action, Play) and g.dice is not None and g.turn is not None:
+            move = g.position.parse_move(action.move, g.dice)
+            walk.plays.append(
+                _Played(g.number, index, g.plies, g.turn, g.position, g.dice.normalized(), move)
+            )
+    return walk
+
+
+# ---------------------------------------------------------------------- the analyzer
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranking:
+    """The legal moves of a roll, with the mover's outputs (win, win gammon, lose gammon)
+    and equity after each; for a roll that cannot be played, the pass alone."""
+
+    moves: tuple[Move, ...]
+    outputs: np.ndarray
+    equities: np.ndarray
+
+    @property
+    def best(self) -> float:
+        return float(self.equities.max())
+
+
+class NetAnalyzer:
+    """Analyses the matches of the variants with a net, at 1 ply (see the module notes).
+
+    ``nets`` replaces the shipped nets by variant name (tests, a net in training).
+    """
+
+    def __init__(self, nets: Mapping[str, Net] | None = None) -> None:
+        self.nets: dict[str, Net] = dict(nets or {})
+        self._rankings: dict[tuple[Position, Dice], _Ranking] = {}
+
+    def __repr__(self) -> str:
+        return "NetAnalyzer()"
+
+    def judges(self, variant: str) -> bool:
+        """Whether this analyzer has a net for the games of ``variant``."""
+        return variant in self.nets or has_net(variant)
+
+    def _net(self, position: Position) -> Net:
+        name = position.variant.name
+        return self.nets[name] if name in self.nets else load_net(name)
+
+    def ranking(self, position: Position, dice: Dice) -> _Ranking:
+        """Every legal move of ``dice`` with the mover's 1-ply outputs and equity after it."""
+        return self._rank_rolls(position, (dice,))[0]
+
+    def _rank_rolls(self, position: Position, rolls: Sequence[Dice]) -> list[_Ranking]:
+        """:meth:`ranking` of several rolls, the net run once for all their moves."""
+        missing = [r for r in rolls if (position, r) not in self._rankings]
+        if missing:
+            if len(self._rankings) > 20_000:
+                self._rankings.clear()
+            per_roll = [position.legal_moves(r) or (position.pass_move(r),) for r in missing]
+            every = [m for moves in per_roll for m in moves]
+            outputs = mover_outputs(self._net(position), position, every)[3]
+            values = equity(outputs)
+            start = 0
+            for r, moves in zip(missing, per_roll, strict=True):
+                end = start + len(moves)
+                self._rankings[position, r] = _Ranking(
+                    tuple(moves), outputs[start:end], values[start:end]
+                )
+                start = end
+        return [self._rankings[position, r] for r in rolls]
+
+    def roll_equities(self, position: Position, *, opening: bool = False) -> dict[Dice, float]:
+        """The mover's equity after the best play of each roll (larger die first).
+
+        >>> values = NetAnalyzer().roll_equities(Position.initial("plakoto"), opening=True)
+        >>> len(values), all(-2 <= v <= 2 for v in values.values())
+        (15, True)
+        """
+        rolls = _OPENING_ROLLS if opening else ALL_ROLLS
+        return {r: k.best for r, k in zip(rolls, self._rank_rolls(position, rolls), strict=True)}
+
+    def analyse(
+        self,
+        record: MatchRecord,
+        progress: Progress | None = None,
+        *,
+        games: Collection[int] | None = None,
+    ) -> MatchAnalysis:
+        """Analyse a match record (every game, or the games numbered in ``games``).
+
+        Raises :class:`NotJudgedError` when a game to judge is of a variant without a net.
+        """
+        walk = _walk(record)
+        wanted = frozenset(games) if games is not None else frozenset(walk.variants)
+        for number in sorted(wanted & set(walk.variants)):
+            if not self.judges(walk.variants[number]):
+                raise NotJudgedError(
+                    f"{walk.variants[number]} has no trained net: its games cannot be analysed"
+                )
+        report: Progress = progress if progress is not None else _quiet
+        turns = [t for t in walk.turns if t.game in wanted]
+        plays = [p for p in walk.plays if p.game in wanted]
+        total = len(turns) + len(plays)
+        report("moves", 0, total)
+        luck: dict[int, list[RollLuck]] = {n: [] for n in wanted}
+        decisions: dict[int, list[Decision]] = {n: [] for n in wanted}
+        graph: dict[int, list[GraphPoint]] = {n: [] for n in wanted}
+        done = 0
+        for turn in turns:
+            luck[turn.game].append(self._luck(turn))
+            if self.ranking(turn.position, turn.dice).moves[0].is_pass():  # cannot be played
+                graph[turn.game].append(self._dance_point(turn))
+            done += 1
+            if done % 16 == 0:
+                report("moves", done, total)
+        for play in plays:
+            decision, point = self._judge(play)
+            if decision is not None:
+                decisions[play.game].append(decision)
+            graph[play.game].append(point)
+            done += 1
+            if done % 16 == 0:
+                report("moves", done, total)
+        report("moves", total, total)
+        names = record.players
+        out: list[GameAnalysis] = []
+        for info in walk.games:
+            if info.number not in wanted:
+                continue
+            ds = tuple(sorted(decisions[info.number], key=lambda d: d.action_index))
+            ls = tuple(sorted(luck[info.number], key=lambda r: r.action_index))
+            gs = tuple(sorted(graph[info.number], key=lambda p: p.action_index))
+            out.append(
+                GameAnalysis(
+                    info.number,
+                    info.score,
+                    info.crawford,
+                    info.winner,
+                    info.points,
+                    ds,
+                    ls,
+                    gs,
+                    _stats(names, ds, ls),
+                    walk.variants[info.number],
+                    "net",
+                )
+            )
+        all_d = [d for g in out for d in g.decisions]
+        all_l = [r for g in out for r in g.luck]
+        return MatchAnalysis(
+            players=names,
+            match_length=record.options.match_length,
+            variant=record.options.variant,
+            level=NET_LEVEL,
+            plies=1,
+            luck_plies=1,
+            games=tuple(out),
+            totals=_stats(names, all_d, all_l),
+            luck_adjusted=_luck_adjusted(out),
+            engine="net",
+            luck_unit="points",
+        )
+
+    # ------------------------------------------------------------------ the parts
+
+    def _luck(self, turn: _Turn) -> RollLuck:
+        values = self.roll_equities(turn.position, opening=turn.opening)
+        rolls = _OPENING_ROLLS if turn.opening else ALL_ROLLS
+        average = math.fsum(values[r] * r.weight for r in rolls) / sum(r.weight for r in rolls)
+        value = values[turn.dice]
+        return RollLuck(
+            turn.game,
+            turn.action_index,
+            turn.ply,
+            turn.player,
+            str(turn.dice),
+            turn.opening,
+            value,
+            average,
+            value - average,
+            value - average,  # points: no cube in these variants
+        )
+
+    def _dance_point(self, turn: _Turn) -> GraphPoint:
+        r = self.ranking(turn.position, turn.dice)
+        return _point(turn.game, turn.ply + 1, turn.action_index, turn.player, r, 0)
+
+    def _judge(self, play: _Played) -> tuple[Decision | None, GraphPoint]:
+        r = self.ranking(play.position, play.dice)
+        after = play.move.position_after()
+        index = next(i for i, m in enumerate(r.moves) if m.position_after() == after)
+        point = _point(play.game, play.ply + 1, play.action_index, play.player, r, index)
+        if len(r.moves) < 2:
+            return None, point
+        order = sorted(range(len(r.moves)), key=lambda i: (-r.equities[i], i))
+        best = order[0]
+        played_text = str(play.move)
+        shown = order[:SHOWN] + ([index] if index not in order[:SHOWN] else [])
+
+        def text(i: int) -> str:
+            return played_text if i == index else str(r.moves[i])
+
+        candidates = tuple(
+            Candidate(
+                text(i),
+                float(r.equities[i]),
+                float(r.equities[i]),
+                float(r.outputs[i][0]),
+                1,
+            )
+            for i in shown
+        )
+        error = max(0.0, float(r.equities[best] - r.equities[index]))
+        if error < _EPS:
+            error = 0.0
+        decision = Decision(
+            game=play.game,
+            action_index=play.action_index,
+            ply=play.ply,
+            player=play.player,
+            kind="checker",
+            position_id=play.position.position_id(),
+            xgid="",
+            dice=str(play.dice),
+            played=played_text,
+            best=played_text if error == 0.0 else text(best),
+            equity_played=float(r.equities[index]),
+            equity_best=float(r.equities[best]),
+            error=error,
+            mark=mark_for(error),
+            candidates=candidates,
+        )
+        return decision, point
+
+
+def _point(game: int, ply: int, action_index: int, mover: int, r: _Ranking, i: int) -> GraphPoint:
+    """Player 0's winning chance and equity after move ``i`` of ``r`` (played by ``mover``)."""
+    win, value = float(r.outputs[i][0]), float(r.equities[i])
+    if mover == 1:
+        win, value = 1.0 - win, -value
+    return GraphPoint(game, ply, action_index, mover, win, value)
+
+
+def _stats(
+    names: tuple[str, str], decisions: Sequence[Decision], luck: Sequence[RollLuck]
+) -> tuple[PlayerStats, PlayerStats]:
+    return (
+        PlayerStats.collect(0, names[0], decisions, luck),
+        PlayerStats.collect(1, names[1], decisions, luck),
+    )
+
+
+def _luck_adjusted(games: Sequence[GameAnalysis]) -> tuple[LuckAdjusted, LuckAdjusted]:
+    """Points won over the finished games, with and without the luck (in points)."""
+    finished = [g for g in games if g.winner is not None]
+    out = []
+    for p in (0, 1):
+        result = float(sum(g.points if g.winner == p else -g.points for g in finished))
+        net = math.fsum(r.points if r.player == p else -r.points for g in finished for r in g.luck)
+        out.append(LuckAdjusted(p, len(finished), result, net, result - net))
+    return out[0], out[1]
+
+
+def _quiet(stage: str, done: int, total: int) -> None:
+    """A progress callback that reports nothing."""
+
+
+# ---------------------------------------------------------------------- game by game
+
+#: ``judge(record, games, progress)``: an engine's analysis of some games of a record.
+GameJudge = Callable[[MatchRecord, frozenset[int], Progress], MatchAnalysis]
+
+
+def analyse_by_game(
+    record: MatchRecord,
+    judges: Mapping[str, tuple[Callable[[str], bool], GameJudge]],
+    progress: Progress | None = None,
+) -> MatchAnalysis:
+    """A match whose games change variant (tavli), each game judged by the first engine of
+    ``judges`` (name -> (judges this variant?, judge)) that takes its variant.
+
+    A game no engine takes is kept with ``engine`` None and nothing judged.  The totals
+    add every judged game; the luck-adjusted result is left out (engines measure luck in
+    different units).  ``level`` and ``plies`` are those of the first engine other than
+    the nets (bgsage's), else the nets'.
+    """
+    report: Progress = progress if progress is not None else _quiet
+    walk = _walk(record)
+    chosen: dict[int, str | None] = {}
+    for number, variant in walk.variants.items():
+        chosen[number] = next((name for name, (takes, _) in judges.items() if takes(variant)), None)
+    parts: dict[int, GameAnalysis] = {}
+    engines = [name for name in judges if name in chosen.values()]
+    levels: list[tuple[str, int]] = []
+    for name in engines:
+        numbers = frozenset(n for n, e in chosen.items() if e == name)
+        part = judges[name][1](record, numbers, report)
+        levels.append((part.level, part.plies))
+        for g in part.games:
+            parts[g.number] = replace(g, variant=walk.variants[g.number], engine=name)
+    names = record.players
+    out: list[GameAnalysis] = []
+    for info in walk.games:
+        found = parts.get(info.number)
+        if found is None:
+            found = GameAnalysis(
+                info.number,
+                info.score,
+                info.crawford,
+                info.winner,
+                info.points,
+                (),
+                (),
+                (),
+                _stats(names, (), ()),
+                walk.variants[info.number],
+                None,
+            )
+        out.append(found)
+    all_d = [d for g in out for d in g.decisions]
+    all_l = [r for g in out for r in g.luck]
+    deep = next((p for p in levels if p[0] != NET_LEVEL), (NET_LEVEL, 1))
+    return MatchAnalysis(
+        players=names,
+        match_length=record.options.match_length,
+        variant=record.options.variant,
+        level=deep[0],
+        plies=deep[1],
+        luck_plies=1,
+        games=tuple(out),
+        totals=_stats(names, all_d, all_l),
+        luck_adjusted=(),
+        engine="mixed",
+        luck_unit="points",
+    )
+
+
+def analyse_with_nets(
+    record: MatchRecord,
+    level: str = "expert",
+    *,
+    plies: int | None = None,
+    threads: int = 0,
+    progress: Progress | None = None,
+) -> MatchAnalysis:
+    """A match of a variant with a net (:class:`NetAnalyzer`), or of a rotation (tavli) game
+    by game (:func:`analyse_by_game`: the nets, and bgsage at ``level``/``plies`` on the
+    backgammon board when it is installed).  ``level`` does not change the nets' analysis.
+    """
+    nets = NetAnalyzer()
+    if record.options.variant not in ROTATIONS:
+        return nets.analyse(record, progress)
+
+    def board(variant: str) -> bool:
+        if not VARIANTS[variant].standard_geometry:
+            return False
+        try:
+            import bgsage  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def bgsage_games(rec: MatchRecord, games: frozenset[int], report: Progress) -> MatchAnalysis:
+        from gammon.bots.analysis.analyzer import Analyzer
+
+        analyzer = Analyzer(level, plies=plies, threads=threads)  # type: ignore[arg-type]
+        return analyzer.analyse(rec, report, games=games)
+
+    def net_games(rec: MatchRecord, games: frozenset[int], report: Progress) -> MatchAnalysis:
+        return nets.analyse(rec, report, games=games)
+
+    judges = {"net": (nets.judges, net_games), "bgsage": (board, bgsage_games)}
+    return analyse_by_game(record, judges, progress)
