@@ -45,6 +45,13 @@
     document.addEventListener("click", (e) => {
       if (e.target instanceof Node && !header.contains(e.target)) set(false);
     });
+    // a choice made in it (a language the game page switches to in place, the theme) closes it
+    const nav = document.getElementById("site-nav");
+    if (nav) {
+      nav.addEventListener("click", (e) => {
+        if (e.target instanceof Element && e.target.closest("a, button")) set(false);
+      });
+    }
   };
   apply();
   media.addEventListener("change", apply);

@@ -1,5 +1,5 @@
 // @ts-check
-import { LAYOUTS, barCentres, chooseLayout, cubeAt, isTop, pointU, rectAt, stackCentres, viewBox, xy } from "./geometry.js";
+import { LAYOUTS, barCentres, chooseLayout, cubeAt, isTop, pointU, rectAt, stackCentres, trayAt, viewBox, xy } from "./geometry.js";
 
 // The SVG backgammon board. It draws what it is given and reports clicks and drags; it knows
 // no rules (the server sends the legal steps).
@@ -275,8 +275,10 @@ export class BoardView {
     this.rect(g, o.LEFT_Q, o.TOP, 6 * o.P, o.BOTTOM - o.TOP, { class: "felt" });
     this.rect(g, o.RIGHT_Q, o.TOP, 6 * o.P, o.BOTTOM - o.TOP, { class: "felt" });
     this.rect(g, o.BAR_X, 0, o.BAR_W, o.H, { class: "bar" });
-    this.rect(g, o.TRAY_X, o.TOP, o.TRAY_W, o.MID - o.TOP - 10, { class: "tray", rx: 4 });
-    this.rect(g, o.TRAY_X, o.MID + 10, o.TRAY_W, o.BOTTOM - o.MID - 10, { class: "tray", rx: 4 });
+    for (const near of [false, true]) {
+      const t = trayAt(o, near);
+      this.rect(g, t.u, t.v, t.du, t.dv, { class: "tray", rx: 4 });
+    }
   }
 
   /**
@@ -408,20 +410,23 @@ export class BoardView {
    */
   drawTrays(g, model) {
     const o = this.geo;
-    // the slabs of a full tray (15) fit its half of the tray
-    const pitch = Math.min(16, (o.MID - 10 - o.TOP - 8) / 15);
     for (const seat of [0, 1]) {
       const n = model.board[seat][0];
       const own = seat === model.bottom;
+      const t = trayAt(o, own);
+      // the slabs of a full tray (15) fit it, from the rim
+      const pitch = Math.min(16, (t.dv - 8) / 15);
       for (let i = 0; i < n; i++) {
         const v = own ? o.BOTTOM - 4 - (i + 1) * pitch : o.TOP + 4 + i * pitch;
-        this.rect(g, o.TRAY_X + 8, v, o.TRAY_W - 16, pitch - 1, { rx: 3, class: `slab s${seat}` });
+        this.rect(g, t.u + 8, v, t.du - 16, pitch - 1, { rx: Math.min(3, pitch / 3), class: `slab s${seat}` });
       }
       if (n) {
+        // at the tray's inner end; over the slabs, outlined, where the tray lies on the bar
         const text = svg("text", {
-          ...this.at(o.TRAY_X + o.TRAY_W / 2, own ? o.MID + 30 : o.MID - 22),
+          ...this.at(t.u + t.du / 2, o.TRAY_LEN ? t.v + t.dv / 2 : own ? o.MID + 30 : o.MID - 22),
           "text-anchor": "middle",
-          class: "tray-count",
+          "dominant-baseline": o.TRAY_LEN ? "central" : null,
+          class: `tray-count${o.TRAY_LEN ? " over" : ""}`,
         }, g);
         text.textContent = String(n);
       }
@@ -441,36 +446,39 @@ export class BoardView {
     if (!n) return;
     const o = this.geo;
     const own = seat === model.bottom;
+    const t = trayAt(o, own);
     const group = svg("g", { class: `waiting s${seat}`, "data-waiting": n, "data-seat": seat }, g);
     const r = 11;
-    const space = o.MID - o.TOP - 60;
+    const space = o.TRAY_LEN ? t.dv - 12 : t.dv - 50;
     const step = Math.min(2 * r + 2, (space - 2 * r) / Math.max(1, Math.ceil(n / 2) - 1 || 1));
+    const centre = t.u + t.du / 2;
     for (let i = 0; i < n; i++) {
       const col = i % 2;
       const row = Math.floor(i / 2);
-      const cu = o.TRAY_X + o.TRAY_W / 2 + (col ? r + 2 : -(r + 2));
+      const cu = centre + (col ? r + 2 : -(r + 2));
       const cv = own ? o.BOTTOM - 6 - r - row * step : o.TOP + 6 + r + row * step;
       const c = svg("g", { class: `checker small s${seat}` }, group);
       svg("circle", { ...this.at(cu, cv, "cx", "cy"), r }, c);
     }
-    // the count over its caption (portrait: the tray is a band, the two lines side by side
-    // along v would overlap, so they stack along u)
-    const across = o.transposed ? 0 : 1;
-    const centre = o.TRAY_X + o.TRAY_W / 2;
+    // the count over its caption at the tray's inner end; where the tray lies on the bar,
+    // over the checkers in its middle, the two side by side along u
+    const onBar = Boolean(o.TRAY_LEN);
     const line = (/** @type {number} */ i) => ({
-      u: centre + (1 - across) * (i ? 14 : -14),
-      v: own ? o.MID + (across ? 30 + 16 * i : 60) : o.MID - (across ? 22 + 16 * i : 60),
+      u: centre + (onBar ? (i ? 14 : -14) : 0),
+      v: onBar ? t.v + t.dv / 2 : own ? o.MID + 30 + 16 * i : o.MID - 22 - 16 * i,
     });
     const label = svg("text", {
       ...this.at(line(0).u, line(0).v),
       "text-anchor": "middle",
-      class: "tray-count waiting-count",
+      "dominant-baseline": onBar ? "central" : null,
+      class: `tray-count waiting-count${onBar ? " over" : ""}`,
     }, group);
     label.textContent = String(n);
     const caption = svg("text", {
       ...this.at(line(1).u, line(1).v),
       "text-anchor": "middle",
-      class: "tray-label",
+      "dominant-baseline": onBar ? "central" : null,
+      class: `tray-label${onBar ? " over" : ""}`,
     }, group);
     caption.textContent = (model.labels && model.labels.waiting) || "to enter";
     svg("title", {}, group).textContent = `${n} ${caption.textContent}`;
@@ -573,8 +581,9 @@ export class BoardView {
         let mu;
         let mv;
         if (point === 0) {
-          mu = o.TRAY_X + o.TRAY_W / 2;
-          mv = o.BOTTOM - 40;
+          const t = trayAt(o, true);
+          mu = t.u + t.du / 2;
+          mv = o.TRAY_LEN ? t.v + t.dv / 2 : o.BOTTOM - 40;
         } else {
           mu = pointU(o, point);
           const n = (this.stacksCache ? this.stacksCache[point].length : model.board[model.bottom][point]) + 1;
@@ -588,10 +597,12 @@ export class BoardView {
       const top = isTop(p);
       add(p, pointU(o, p) - o.P / 2, top ? o.TOP : o.BOTTOM - o.AREA, o.P, o.AREA);
     }
-    add(25, o.BAR_X, o.MID, o.BAR_W, o.BOTTOM - o.MID);
+    // the own half of the bar (up to the tray where the tray lies on the bar)
+    add(25, o.BAR_X, o.MID, o.BAR_W, o.BOTTOM - o.MID - o.TRAY_LEN);
     // while checkers wait to enter (acey-deucey) the own tray is where they enter from
     const entering = model.waiting && model.waiting[model.bottom] > 0;
-    add(entering ? 25 : 0, o.TRAY_X, o.MID + 10, o.TRAY_W, o.BOTTOM - o.MID - 10);
+    const t = trayAt(o, true);
+    add(entering ? 25 : 0, t.u, t.v, t.du, t.dv);
   }
 
   // --- pointer input: a tap selects; a drag from a source to a destination plays a step ---

@@ -13,8 +13,10 @@
 // - classic: the desktop board (940×640), with the cube in a column of its own at the left;
 // - wide: a phone held sideways (882×480): shallower points, the cube on the bar, so a
 //   point is a little wider on the screen;
-// - portrait: a phone held upright (640×1010): the points 70 units long on the tall axis
-//   (over 40 CSS px on a 390-px phone), the numbers at the outer rims, the cube on the bar.
+// - portrait: a phone held upright (640×898): the points 68 units long on the tall axis
+//   (41 CSS px on a 390-px phone), the numbers at the outer rims; no tray column (it
+//   would cost the height the page needs): the trays lie at the two ends of the bar, the
+//   bar's checkers between them, and the cube in the middle lane, at its owner's end.
 
 /**
  * @typedef {object} Geometry
@@ -36,13 +38,17 @@
  * @property {number} RIGHT_END the end (u) of the right quadrants
  * @property {number} TRAY_X the start (u) of the trays
  * @property {number} TRAY_W the trays' width along u
- * @property {number | null} CUBE_U the cube's column (u); null: the cube lies on the bar
+ * @property {"column" | "bar" | "lane"} cube where the cube lies: its own column (u = CUBE_U),
+ *   on the bar, or in the middle lane between the points' tips
+ * @property {number | null} CUBE_U the cube's column (u)
+ * @property {number} TRAY_LEN the trays' length along v where they lie on the bar (else 0)
+ * @property {number} barEnd how far from the rim the bar's checkers stop (v)
  * @property {{top: number, bottom: number, central: boolean}} label where the point numbers sit (v)
  */
 
 /**
  * A layout from its few free numbers.
- * @param {{name: Geometry["name"], transposed: boolean, P: number, R: number, H: number, rim: number, gap: number, margin: number, barW: number, trayW: number, cubeColumn: number, label: Geometry["label"]}} o
+ * @param {{name: Geometry["name"], transposed: boolean, P: number, R: number, H: number, rim: number, gap: number, margin: number, barW: number, trayW: number, trayLen?: number, cube: Geometry["cube"], cubeColumn: number, label: Geometry["label"]}} o
  * @returns {Geometry}
  */
 function make(o) {
@@ -54,11 +60,13 @@ function make(o) {
   const BAR_X = LEFT_Q + 6 * o.P;
   const RIGHT_Q = BAR_X + o.barW;
   const RIGHT_END = RIGHT_Q + 6 * o.P;
-  const TRAY_X = RIGHT_END + 12;
+  const onBar = Boolean(o.trayLen);
+  const TRAY_X = onBar ? BAR_X : RIGHT_END + 12;
+  const TRAY_LEN = o.trayLen || 0;
   return {
     name: o.name,
     transposed: o.transposed,
-    W: TRAY_X + o.trayW + 12,
+    W: onBar ? RIGHT_END + o.margin : TRAY_X + o.trayW + 12,
     H: o.H,
     P: o.P,
     R: o.R,
@@ -73,17 +81,20 @@ function make(o) {
     RIGHT_Q,
     RIGHT_END,
     TRAY_X,
-    TRAY_W: o.trayW,
-    CUBE_U: o.cubeColumn ? o.cubeColumn / 2 : null,
+    TRAY_W: onBar ? o.barW : o.trayW,
+    cube: o.cube,
+    CUBE_U: o.cube === "column" ? o.cubeColumn / 2 : null,
+    TRAY_LEN,
+    barEnd: onBar ? TRAY_LEN + 4 : o.cube === "bar" ? 60 : 0,
     label: o.label,
   };
 }
 
 /** @type {Record<Geometry["name"], Geometry>} */
 export const LAYOUTS = {
-  classic: make({ name: "classic", transposed: false, P: 60, R: 27, H: 640, rim: 18, gap: 64, margin: 0, barW: 60, trayW: 76, cubeColumn: 60, label: { top: 13, bottom: 636, central: false } }),
-  wide: make({ name: "wide", transposed: false, P: 60, R: 27, H: 480, rim: 26, gap: 56, margin: 10, barW: 60, trayW: 76, cubeColumn: 0, label: { top: 13, bottom: 467, central: true } }),
-  portrait: make({ name: "portrait", transposed: true, P: 70, R: 30, H: 640, rim: 36, gap: 68, margin: 10, barW: 70, trayW: 74, cubeColumn: 0, label: { top: 18, bottom: 622, central: true } }),
+  classic: make({ name: "classic", transposed: false, P: 60, R: 27, H: 640, rim: 18, gap: 64, margin: 0, barW: 60, trayW: 76, cube: "column", cubeColumn: 60, label: { top: 13, bottom: 636, central: false } }),
+  wide: make({ name: "wide", transposed: false, P: 60, R: 27, H: 480, rim: 26, gap: 56, margin: 10, barW: 60, trayW: 76, cube: "bar", cubeColumn: 0, label: { top: 13, bottom: 467, central: true } }),
+  portrait: make({ name: "portrait", transposed: true, P: 68, R: 30, H: 640, rim: 36, gap: 68, margin: 6, barW: 70, trayW: 70, trayLen: 104, cube: "lane", cubeColumn: 0, label: { top: 18, bottom: 622, central: true } }),
 };
 
 /**
@@ -140,17 +151,30 @@ export function stackCentres(g, n, top) {
 
 /**
  * Centres (v) of `n` checkers on the bar: the near seat's in the near half, from 40 units
- * off the middle towards the rim (leaving the rim's end to the cube where it lies on the bar).
+ * off the middle towards the rim (10 where the cube is not on the bar), leaving the rim's end
+ * to the cube or the tray where they lie on the bar.
  * @param {Geometry} g
  * @param {number} n
  * @param {boolean} near whether they are the near (bottom) seat's
  */
 export function barCentres(g, n, near) {
-  const space = g.MID - g.TOP - 40 - (g.CUBE_U === null ? 60 : 0);
+  const from = g.cube === "lane" ? 10 : 40;
+  const space = g.MID - g.TOP - from - g.barEnd;
   const step = n > 1 ? Math.min(2 * g.R, (space - 2 * g.R) / (n - 1)) : 2 * g.R;
   const out = [];
-  for (let i = 0; i < n; i++) out.push(near ? g.MID + 40 + g.R + i * step : g.MID - 40 - g.R - i * step);
+  for (let i = 0; i < n; i++) out.push(near ? g.MID + from + g.R + i * step : g.MID - from - g.R - i * step);
   return out;
+}
+
+/**
+ * A seat's tray (u, v, du, dv): the near seat's or the far one's, in the tray column (from
+ * the rim to 10 units off the middle) or at its end of the bar.
+ * @param {Geometry} g
+ * @param {boolean} near
+ */
+export function trayAt(g, near) {
+  const dv = g.TRAY_LEN || g.MID - 10 - g.TOP;
+  return { u: g.TRAY_X, v: near ? g.BOTTOM - dv : g.TOP, du: g.TRAY_W, dv };
 }
 
 /**
@@ -160,6 +184,12 @@ export function barCentres(g, n, near) {
  * @param {boolean | null} near null when centred
  */
 export function cubeAt(g, near) {
+  if (g.cube === "lane") {
+    // the middle of the bar, or the owner's end of the middle lane (the owner's side of the
+    // screen: the near seat's at the bottom)
+    const u = near === null ? g.BAR_X + g.BAR_W / 2 : near ? g.RIGHT_END - 30 : g.LEFT_Q + 30;
+    return { u, v: g.MID };
+  }
   const u = g.CUBE_U === null ? g.BAR_X + g.BAR_W / 2 : g.CUBE_U;
   const v = near === null ? g.MID : near ? g.BOTTOM - 30 : g.TOP + 30;
   return { u, v };
