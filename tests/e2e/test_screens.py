@@ -25,9 +25,11 @@ from e2e.kit import (
     next_action,
     play_step,
     play_until,
+    playwright_api,
     sign_up,
     version,
 )
+from e2e.test_variants import check_drawn_right, drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -66,23 +68,25 @@ def small_targets(page: Any) -> list[str]:
     )
 
 
-def hits(page: Any) -> dict[int, dict[str, float]]:
+def hits(page: Any) -> list[tuple[int, dict[str, float]]]:
     """Every target of the board (the 24 points, the bar, the tray), whether it may be
-    clicked now or not: {point: its box on the screen}."""
+    clicked now or not: (point, its box on the screen)."""
     found = page.evaluate(
         """() => [...document.querySelectorAll('.board .hit')].map((h) => {
           const r = h.getBoundingClientRect();
           return [Number(h.dataset.point), {x: r.x, y: r.y, width: r.width, height: r.height}];
         })"""
     )
-    return {int(p): dict(b) for p, b in found}
+    return [(int(p), dict(b)) for p, b in found]
 
 
 def smallest_hit(page: Any) -> float:
     """The smallest side of the board's targets, in CSS px."""
     boxes = hits(page)
-    assert sorted(boxes) == list(range(26)), sorted(boxes)
-    return min(min(b["width"], b["height"]) for b in boxes.values())
+    # 24 points, the bar and the tray (25 too while checkers wait to enter: acey-deucey)
+    points = sorted(p for p, _ in boxes)
+    assert points in (list(range(26)), [*range(1, 26), 25]), points
+    return min(min(b["width"], b["height"]) for _, b in boxes)
 
 
 def smallest_text(page: Any) -> float:
@@ -131,17 +135,37 @@ def tap(page: Any, selector: str) -> None:
     page.touchscreen.tap(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
 
 
-def tap_a_legal_move(page: Any) -> str:
-    """Play the state's first legal move by tapping its checkers and points (select, then the
-    destination, step by step) and the dice to confirm; returns its text once the server has
-    it. The move builder must end with exactly that move's steps."""
-    move = page.evaluate("() => window.gammonPage.state.match.moves[0]")
-    v = int(page.evaluate("() => window.gammonPage.version"))
+#: The first legal move while the page waits for this player's move and none of it is
+#: played yet (null otherwise), with the state's version.
+_MOVE_TO_TAP = """() => {
+  const p = window.gammonPage;
+  const m = p.state && p.state.match;
+  const ready = m && Array.isArray(m.moves) && m.moves.length && !m.forced
+    && p.input.canMove() && p.input.played.length === 0
+    && document.querySelector('.board.interactive .hit.src');
+  return ready ? {move: m.moves[0], version: p.version} : null;
+}"""
+
+_INPUT = """() => { const p = window.gammonPage; return {version: p.version,
+  played: p.input.played, selected: p.input.selected, busy: p.busy,
+  srcs: [...document.querySelectorAll('.board .hit.src')].map((h) => h.dataset.point),
+  dests: [...document.querySelectorAll('.board .hit.dest')].map((h) => h.dataset.point)}; }"""
+
+
+def tap_a_legal_move(page: Any, move: dict[str, Any], v: int) -> str:
+    """Play a legal move by tapping its checkers and points (select, then the destination,
+    step by step) and the dice to confirm; returns its text once the server has it. The move
+    builder must end with exactly that move's steps."""
     for i, (frm, to, _die, _hit) in enumerate(move["steps"]):
-        tap(page, f".board.interactive .hit.src[data-point='{frm}']")
-        page.wait_for_selector(f".board .hit.selected[data-point='{frm}']")
-        tap(page, f".board.interactive .hit.dest[data-point='{to}']")
-        page.wait_for_function("n => window.gammonPage.input.played.length === n", arg=i + 1)
+        try:
+            tap(page, f".board.interactive .hit.src[data-point='{frm}']")
+            page.wait_for_selector(f".board .hit.selected[data-point='{frm}']", timeout=10_000)
+            tap(page, f".board.interactive .hit.dest[data-point='{to}']")
+            page.wait_for_function(
+                "n => window.gammonPage.input.played.length === n", arg=i + 1, timeout=10_000
+            )
+        except playwright_api.TimeoutError as e:
+            raise AssertionError((move, i, page.evaluate(_INPUT))) from e
     played = page.evaluate("() => window.gammonPage.input.played.map((s) => s.slice(0, 3))")
     assert played == [s[:3] for s in move["steps"]], (played, move)
     tap(page, "[data-action=confirm-dice]")
@@ -192,8 +216,9 @@ def test_phone_portrait_targets_and_taps(
     for _ in range(40):
         if played == 2 or what == "over":
             break
-        if what == "src" and not page.evaluate("() => window.gammonPage.state.match.forced"):
-            text = tap_a_legal_move(page)
+        ready = page.evaluate(_MOVE_TO_TAP) if what == "src" else None
+        if ready:
+            text = tap_a_legal_move(page, ready["move"], ready["version"])
             page.wait_for_function(
                 "t => [...document.querySelectorAll('[data-testid=moves]')].some((m) =>"
                 " m.textContent.includes(t))",
@@ -201,6 +226,9 @@ def test_phone_portrait_targets_and_taps(
             )
             assert [m["move"] for m in sent if m.get("type") == "move"][-1] == text
             played += 1
+        elif what == "src":
+            # a forced move playing itself, or the state changing: look again
+            page.wait_for_timeout(200)
         else:
             v = version(page)
             play_step(page, what)
@@ -215,6 +243,38 @@ def test_phone_portrait_targets_and_taps(
         what = next_action(page)
     assert played == 2 or what == "over"
     save(page, f"phone-portrait-{variant}-{scheme}-played")
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "nackgammon",
+        "hypergammon",
+        "caucasian",
+        "tavla",
+        "portes",
+        "fevga",
+        "jacquet",
+        "acey-deucey",
+        "tavli",
+    ],
+)
+def test_every_variant_upright(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any], variant: str
+) -> None:
+    """The other variants' boards on a phone held upright: every checker where the state
+    and the variant's mapping put it, the targets at least 40 px, the board in view."""
+    page = browse.page(server.url, "phone", variant)
+    sign_up(page)
+    create_table(page, variant=variant, opponent="bot", bot_level="beginner", match_length=1)
+    page.wait_for_function("() => window.gammonPage.state.match !== null")
+    next_action(page)
+    assert layout(page) == "portrait"
+    check_drawn_right(drawn(page))
+    assert smallest_hit(page) >= 40, hits(page)
+    assert smallest_text(page) >= 11
+    in_viewport(page, "[data-testid=board]")
+    save(page, f"phone-portrait-{variant}")
 
 
 def test_phone_portrait_and_landscape(
