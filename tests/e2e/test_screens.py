@@ -196,7 +196,10 @@ def test_phone_portrait_targets_and_taps(
     assert board["width"] >= 0.97 * 390, board
     one_line_header(page)
     # every point, the bar and the tray: at least 40×40 px; text at least 11 px
-    assert smallest_hit(page) >= 40, hits(page)
+    figure = smallest_hit(page)
+    print(f"portrait 390x844 {variant}: smallest board target {figure:.1f} px,", end=" ")
+    print(f"smallest text {smallest_text(page):.1f} px, board {board['height']:.0f} px high")
+    assert figure >= 40, hits(page)
     assert smallest_text(page) >= 11
     assert not small_targets(page), small_targets(page)
     # the point numbers are upright and in order down each side: 13..18 | 19..24 on the
@@ -350,7 +353,8 @@ def test_phone_portrait_and_landscape(
     in_viewport(other, "[data-testid=mute]")
     # the targets: the figure reached sideways (41.5 px on 844×390)
     figure = smallest_hit(other)
-    print(f"landscape 844x390: smallest board target {figure:.1f} px")
+    print(f"landscape 844x390: smallest board target {figure:.1f} px,", end=" ")
+    print(f"smallest text {smallest_text(other):.1f} px")
     assert figure >= 40, hits(other)
     assert smallest_text(other) >= 11
     save(other, "phone-landscape")
