@@ -22,8 +22,10 @@ from e2e.kit import (
     Browse,
     GammonServer,
     create_table,
+    drag_step,
     next_action,
     play_step,
+    play_to_our_move,
     play_until,
     playwright_api,
     sign_up,
@@ -246,6 +248,19 @@ def test_phone_portrait_targets_and_taps(
         what = next_action(page)
     assert played == 2 or what == "over"
     save(page, f"phone-portrait-{variant}-{scheme}-played")
+
+
+def test_phone_portrait_drag(server: GammonServer, browse: Browse) -> None:
+    """A checker dragged on the turned board lands on the point it is dropped on."""
+    page = browse.page(server.url, "phone", "drag")
+    sign_up(page)
+    create_table(page, opponent="bot", bot_level="beginner", match_length=1)
+    play_to_our_move(page)
+    assert layout(page) == "portrait"
+    src, dest = drag_step(page)
+    page.wait_for_function("() => window.gammonPage.input.played.length > 0")
+    first = page.evaluate("() => window.gammonPage.input.played[0].slice(0, 2)")
+    assert first == [src, dest], (first, src, dest)
 
 
 @pytest.mark.parametrize(
