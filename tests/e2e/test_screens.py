@@ -130,6 +130,28 @@ def one_line_header(page: Any) -> None:
     assert not page.locator("#site-nav").is_visible()
 
 
+def toast_clear_of_the_players(page: Any) -> None:
+    """A toast long enough to take two lines covers neither player's panel (pips, score)."""
+    page.evaluate(
+        "() => window.gammonPage.toast('a long message to see where toasts go, long enough"
+        " to take two lines on a phone held upright', 'warn')"
+    )
+    toasts = page.locator(".toast:visible").all()
+    assert toasts
+    for toast in toasts:
+        t = dict(toast.bounding_box())
+        assert t["height"] > 40, t  # two lines at least
+        for seat in ("top", "bottom"):
+            p = box(page, f"[data-testid=player-{seat}]")
+            apart = (
+                t["y"] >= p["y"] + p["height"]
+                or t["y"] + t["height"] <= p["y"]
+                or t["x"] >= p["x"] + p["width"]
+                or t["x"] + t["width"] <= p["x"]
+            )
+            assert apart, (seat, t, p)
+
+
 def tap(page: Any, selector: str) -> None:
     """A finger on the middle of the element, as the screen has it (elementFromPoint: the
     board must have put the target there)."""
@@ -310,16 +332,7 @@ def test_phone_portrait_and_landscape(
     # the rows under the board keep their place when buttons come and go
     status = box(page, "[data-testid=status]")["y"]
     controls = box(page, "[data-testid=controls]")
-    page.evaluate("() => window.gammonPage.toast('a long message to see where toasts go', 'warn')")
-    # no toast covers a player's pips or score
-    for toast in page.locator(".toast:visible").all():
-        t = dict(toast.bounding_box())
-        for seat in ("top", "bottom"):
-            pips = box(page, f"[data-testid=player-{seat}]")
-            assert t["y"] >= pips["y"] + pips["height"] or t["y"] + t["height"] <= pips["y"], (
-                t,
-                pips,
-            )
+    toast_clear_of_the_players(page)
     save(page, "phone-portrait")
     for _ in range(3):
         what = next_action(page)
@@ -366,6 +379,7 @@ def test_phone_portrait_and_landscape(
         in_viewport(other, f"[data-testid=player-{seat}] .pips")
         assert box(other, f"[data-testid=player-{seat}] .name")["width"] >= 40
     in_viewport(other, "[data-testid=mute]")
+    toast_clear_of_the_players(other)
     # the targets: the figure reached sideways (41.5 px on 844×390)
     figure = smallest_hit(other)
     print(f"landscape 844x390: smallest board target {figure:.1f} px,", end=" ")
