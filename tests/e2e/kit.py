@@ -272,6 +272,14 @@ class SentFrames:
         return sum(1 for m in self.messages if m.get("type") == kind)
 
 
+def header_menu(page: Page) -> None:
+    """Open the site header's menu where the screen is narrow (a phone: its links are then
+    hidden behind the menu button); nothing on a wide screen."""
+    toggle = page.locator("[data-testid=nav-toggle]")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+
+
 def wait_synced(page: Page) -> None:
     """Wait until the game page is connected and has the table's current state."""
     page.wait_for_function(

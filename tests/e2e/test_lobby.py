@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from e2e.kit import Browse, GammonServer, create_table, shot, sign_up, wait_synced
+from e2e.kit import Browse, GammonServer, create_table, header_menu, shot, sign_up, wait_synced
 
 pytestmark = pytest.mark.e2e
 
@@ -58,16 +58,19 @@ def test_sign_up_create_a_table_and_a_visitor_sits(
     # French, Italian (the header's one switch, in place), and the choice is remembered
     langs = alice.locator("[data-testid=langs]")
     assert alice.locator("select[name=lang]").count() == 0  # one switch for the whole page
+    header_menu(alice)
     langs.locator("a[data-lang=fr]").click()
     expect(status).to_contain_text("En attente d'un adversaire")
     expect(info).to_contain_text("Match en 7 points")
     expect(alice.locator("header.site [data-i18n='nav.lobby']")).to_have_text("Salon")
+    header_menu(alice)
     langs.locator("a[data-lang=it]").click()
     expect(status).to_contain_text("In attesa di un avversario")
     alice.reload()
     expect(alice.locator("[data-testid=status]")).to_contain_text("In attesa di un avversario")
     expect(alice.locator("html")).to_have_attribute("lang", "it")
     shot(alice, f"lobby-waiting-it-{size}")
+    header_menu(alice)
     alice.locator("[data-testid=langs] a[data-lang=en]").click()
 
     # a visitor without an account sits down with the page's button (the site makes a guest)

@@ -13,6 +13,7 @@ from e2e.kit import (
     GammonServer,
     create_table,
     has,
+    header_menu,
     open_table,
     seat_of,
     shot,
@@ -65,8 +66,9 @@ def test_a_rated_match_moves_both_ratings_on_the_profiles(
     shot(alice, "ratings-profile-desktop")
     shot(bob, "ratings-profile-phone")
 
-    # the phone's profile fits its width; the leaderboard is one click from the header
+    # the phone's profile fits its width; the leaderboard is in the header's menu
     width = bob.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, width
+    header_menu(bob)
     bob.locator("header.site [data-i18n='nav.leaderboard']").click()
     expect(bob.locator("#leaderboard [data-bot=expert]")).to_be_visible()

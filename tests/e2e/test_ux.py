@@ -21,6 +21,7 @@ from e2e.kit import (
     confirm,
     create_table,
     has,
+    header_menu,
     next_action,
     open_table,
     play_step,
@@ -433,7 +434,10 @@ def test_the_game_page_has_no_english_left(
     sign_up(page)
     create_table(page, opponent="bot", bot_level="beginner", match_length=1)
     assert set(catalogues) == {"en.js"}  # only the page's language is loaded
+    header_menu(page)  # a phone: the header's links are in its menu
     page.locator(f"[data-testid=langs] a[data-lang={lang}]").click()
+    if size == "phone":
+        expect(page.locator("#site-nav")).to_be_hidden()  # the choice closes the menu
     expect(page.locator("html")).to_have_attribute("lang", lang)
     assert set(catalogues) == {"en.js", f"{lang}.js"}  # and the new one when it changes
     level = {"fr": "débutant", "it": "principiante"}[lang]

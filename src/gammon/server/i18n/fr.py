@@ -87,6 +87,7 @@ PAGES: Final[dict[str, str]] = {
     "Watch": "Regarder",
     "Sign in": "Se connecter",
     "Sign up": "S'inscrire",
+    "Menu": "Menu",
     "Dark mode": "Mode sombre",
     "Sign out": "Se déconnecter",
     "guest": "invité",

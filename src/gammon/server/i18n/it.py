@@ -87,6 +87,7 @@ PAGES: Final[dict[str, str]] = {
     "Watch": "Guarda",
     "Sign in": "Accedi",
     "Sign up": "Registrati",
+    "Menu": "Menu",
     "Dark mode": "Tema scuro",
     "Sign out": "Esci",
     "guest": "ospite",

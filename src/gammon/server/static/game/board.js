@@ -1,4 +1,6 @@
 // @ts-check
+import { LAYOUTS, barCentres, chooseLayout, cubeAt, isTop, pointU, rectAt, stackCentres, trayAt, viewBox, xy } from "./geometry.js";
+
 // The SVG backgammon board. It draws what it is given and reports clicks and drags; it knows
 // no rules (the server sends the legal steps).
 //
@@ -37,24 +39,9 @@
 
 const NS = "http://www.w3.org/2000/svg";
 
-export const W = 940;
-export const H = 640;
-const P = 60; // point width
-const R = 27; // checker radius
-const STEP = 2 * R; // stack spacing
-const TOP = 18; // top of the top points
-const BOTTOM = H - 18; // bottom of the bottom points
-const AREA = 270; // height of a point's area
-const TRI = 250; // triangle height
-const MID = H / 2;
-const LEFT_Q = 60; // x of the left quadrant
-const BAR_X = LEFT_Q + 6 * P; // 420
-const BAR_W = 60;
-const RIGHT_Q = BAR_X + BAR_W; // 480
-const RIGHT_END = RIGHT_Q + 6 * P; // 840
-const TRAY_X = 852;
-const TRAY_W = 76;
-const CUBE_X = 30;
+// the desktop board's extent (the classic layout; see geometry.js for the others)
+export const W = LAYOUTS.classic.W;
+export const H = LAYOUTS.classic.H;
 
 // 25 - q: the opposite-direction mapping, when the model brings none
 export const OPPOSITE = Array.from({ length: 26 }, (_, q) => (q >= 1 && q <= 24 ? 25 - q : 0));
@@ -72,50 +59,6 @@ function svg(tag, attrs = {}, parent = null) {
   }
   if (parent) parent.append(node);
   return node;
-}
-
-// Centre x of a point (viewer numbering 1..24) and whether it is on the top row.
-/** @param {number} p */
-export function pointX(p) {
-  if (p <= 6) return RIGHT_END - (p - 0.5) * P;
-  if (p <= 12) return BAR_X - (p - 6.5) * P;
-  if (p <= 18) return LEFT_Q + (p - 12.5) * P;
-  return RIGHT_Q + (p - 18.5) * P;
-}
-
-/** @param {number} p */
-export function isTop(p) {
-  return p >= 13;
-}
-
-// Centres of a stack of n checkers on one point, from the rim towards the middle.
-/**
- * @param {number} n
- * @param {boolean} top
- * @param {number} [maxHeight]
- */
-function stackCentres(n, top, maxHeight = AREA) {
-  const step = n > 1 ? Math.min(STEP, (maxHeight - 2 * R) / (n - 1)) : STEP;
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    out.push(top ? TOP + R + i * step : BOTTOM - R - i * step);
-  }
-  return out;
-}
-
-/**
- * Centres of `n` checkers on the bar: the bottom seat's in the lower half.
- * @param {number} n
- * @param {boolean} bottomSeat whether they are the bottom seat's
- */
-function barCentres(n, bottomSeat) {
-  const space = MID - TOP - 40; // from 40 px off the middle to the rim
-  const step = n > 1 ? Math.min(STEP, (space - 2 * R) / (n - 1)) : STEP;
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    out.push(bottomSeat ? MID + 40 + R + i * step : MID - 40 - R - i * step);
-  }
-  return out;
 }
 
 /** @type {Record<number, number[][]>} */
@@ -166,18 +109,25 @@ function drawCube(parent, cx, cy, value, cls) {
 export class BoardView {
   // handlers: onPoint(point) for a click or tap on a point (viewer numbering, 0 = off tray,
   // 25 = own bar); onSelect(point) when a drag starts from a point; onDrag(from, to) for a
-  // checker dragged from one point to another.
+  // checker dragged from one point to another. options.adaptive: the layout follows the
+  // container and the screen (geometry.js: classic, wide or portrait), switching live when
+  // the screen turns; otherwise the board is always the classic one.
   /**
    * @param {HTMLElement} container
    * @param {Handlers} handlers
+   * @param {{adaptive?: boolean}} [options]
    */
-  constructor(container, handlers) {
+  constructor(container, handlers, options = {}) {
     this.handlers = handlers;
+    this.container = container;
+    /** @type {import("./geometry.js").Geometry} */
+    this.geo = LAYOUTS.classic;
     this.root = svg("svg", {
-      viewBox: `0 0 ${W} ${H}`,
-      class: "board",
+      viewBox: viewBox(this.geo),
+      class: "board classic",
       role: "group",
       "data-testid": "board",
+      "data-layout": "classic",
     });
     this.title = svg("title", {}, this.root);
     this.layer = svg("g", {}, this.root);
@@ -187,6 +137,8 @@ export class BoardView {
     this.drag = null;
     /** @type {Model | null} */
     this.model = null;
+    /** @type {{seat: number, pinned: boolean}[][] | undefined} the stacks drawn last */
+    this.stacksCache = undefined;
     container.append(this.root);
     this.root.addEventListener("pointerdown", (e) => this.pointerDown(e));
     this.root.addEventListener("pointermove", (e) => this.pointerMove(e));
@@ -199,6 +151,24 @@ export class BoardView {
       e.preventDefault();
       this.handlers.onPoint(Number(target.dataset.point));
     });
+    if (options.adaptive) {
+      this.relayout();
+      window.addEventListener("resize", () => this.relayout());
+      if (typeof ResizeObserver === "function") new ResizeObserver(() => this.relayout()).observe(container);
+    }
+  }
+
+  // The layout the container and the screen ask for; the board is drawn again when it changes.
+  relayout() {
+    const name = chooseLayout(this.container.clientWidth, window.innerWidth, window.innerHeight);
+    if (name === this.geo.name) return;
+    this.geo = LAYOUTS[name];
+    this.cancelDrag();
+    this.root.setAttribute("viewBox", viewBox(this.geo));
+    this.root.setAttribute("data-layout", name);
+    for (const n of Object.keys(LAYOUTS)) this.root.classList.toggle(n, n === name);
+    this.stacksCache = undefined; // no slide from the other layout's places
+    if (this.model) this.render(this.model);
   }
 
   /** @param {string} text */
@@ -233,6 +203,33 @@ export class BoardView {
     this.root.classList.toggle("interactive", Boolean(model.interactive));
   }
 
+  // --- drawing in board coordinates (u along the points, v across: geometry.js) ---
+
+  /**
+   * A rectangle from its extent along u and v.
+   * @param {Element} g
+   * @param {number} u
+   * @param {number} v
+   * @param {number} du
+   * @param {number} dv
+   * @param {Record<string, unknown>} [attrs]
+   */
+  rect(g, u, v, du, dv, attrs = {}) {
+    return svg("rect", { ...rectAt(this.geo, u, v, du, dv), ...attrs }, g);
+  }
+
+  /**
+   * Something centred at (u, v), given its screen attribute names for the centre.
+   * @param {number} u
+   * @param {number} v
+   * @param {string} [ax]
+   * @param {string} [ay]
+   */
+  at(u, v, ax = "x", ay = "y") {
+    const p = xy(this.geo, u, v);
+    return { [ax]: p.x, [ay]: p.y };
+  }
+
   /**
    * The other seat's checkers slide from the points they left to the points they reached (a
    * move of theirs: at most four checkers, each leaving a point and reaching another), unless
@@ -255,9 +252,10 @@ export class BoardView {
     // paired in order along the board (a checker that went farther came from farther)
     left.sort((a, b) => a - b);
     reached.sort((a, b) => a - b);
+    const geo = this.geo;
     const top = (/** @type {{seat: number}[][]} */ stacks, /** @type {number} */ p) => {
-      const ys = stackCentres(stacks[p].length, isTop(p));
-      return { x: pointX(p), y: ys[ys.length - 1] };
+      const vs = stackCentres(geo, stacks[p].length, isTop(p));
+      return xy(geo, pointU(geo, p), vs[vs.length - 1]);
     };
     reached.forEach((p, i) => {
       const nodes = this.layer.querySelectorAll(`.checker.s${seat}[data-at="${p}"]`);
@@ -272,12 +270,15 @@ export class BoardView {
 
   /** @param {Element} g */
   drawFrame(g) {
-    svg("rect", { x: 0, y: 0, width: W, height: H, class: "frame", rx: 10 }, g);
-    svg("rect", { x: LEFT_Q, y: TOP, width: 6 * P, height: BOTTOM - TOP, class: "felt" }, g);
-    svg("rect", { x: RIGHT_Q, y: TOP, width: 6 * P, height: BOTTOM - TOP, class: "felt" }, g);
-    svg("rect", { x: BAR_X, y: 0, width: BAR_W, height: H, class: "bar" }, g);
-    svg("rect", { x: TRAY_X, y: TOP, width: TRAY_W, height: MID - TOP - 10, class: "tray", rx: 4 }, g);
-    svg("rect", { x: TRAY_X, y: MID + 10, width: TRAY_W, height: BOTTOM - MID - 10, class: "tray", rx: 4 }, g);
+    const o = this.geo;
+    this.rect(g, 0, 0, o.W, o.H, { class: "frame", rx: 10 });
+    this.rect(g, o.LEFT_Q, o.TOP, 6 * o.P, o.BOTTOM - o.TOP, { class: "felt" });
+    this.rect(g, o.RIGHT_Q, o.TOP, 6 * o.P, o.BOTTOM - o.TOP, { class: "felt" });
+    this.rect(g, o.BAR_X, 0, o.BAR_W, o.H, { class: "bar" });
+    for (const near of [false, true]) {
+      const t = trayAt(o, near);
+      this.rect(g, t.u, t.v, t.du, t.dv, { class: "tray", rx: 4 });
+    }
   }
 
   /**
@@ -285,18 +286,20 @@ export class BoardView {
    * @param {Model} model
    */
   drawPoints(g, model) {
+    const o = this.geo;
     for (let p = 1; p <= 24; p++) {
-      const x = pointX(p);
+      const u = pointU(o, p);
       const top = isTop(p);
-      const base = top ? TOP : BOTTOM;
-      const tip = top ? TOP + TRI : BOTTOM - TRI;
+      const base = top ? o.TOP : o.BOTTOM;
+      const tip = top ? o.TOP + o.TRI : o.BOTTOM - o.TRI;
       const cls = `point ${(p % 2 === 0) !== top ? "pa" : "pb"}`;
-      svg("polygon", { points: `${x - P / 2},${base} ${x + P / 2},${base} ${x},${tip}`, class: cls }, g);
+      const corners = [xy(o, u - o.P / 2, base), xy(o, u + o.P / 2, base), xy(o, u, tip)];
+      svg("polygon", { points: corners.map((c) => `${c.x},${c.y}`).join(" "), class: cls }, g);
       const label = svg("text", {
-        x,
-        y: top ? TOP - 5 : H - 4,
+        ...this.at(u, top ? o.label.top : o.label.bottom),
         class: "point-label",
         "text-anchor": "middle",
+        "dominant-baseline": o.label.central ? "central" : null,
       }, g);
       label.textContent = String(p);
     }
@@ -342,20 +345,21 @@ export class BoardView {
    * @param {Model} model
    */
   drawCheckers(g, model) {
+    const o = this.geo;
     const bottom = model.bottom;
     const stacks = this.stacks(model);
     for (let p = 1; p <= 24; p++) {
       const stack = stacks[p];
       const n = stack.length;
       if (!n) continue;
-      const x = pointX(p);
-      const ys = stackCentres(n, isTop(p));
+      const u = pointU(o, p);
+      const vs = stackCentres(o, n, isTop(p));
       const topSeat = stack[n - 1].seat;
       const movable = topSeat === bottom && model.interactive && model.sources && model.sources.has(p);
       const topCount = stack.filter((e) => e.seat === topSeat).length;
-      ys.forEach((y, i) => {
+      vs.forEach((v, i) => {
         const e = stack[i];
-        const c = this.checker(g, x, y, e.seat, i === n - 1 && n > 5 ? topCount : null, movable && i === n - 1);
+        const c = this.checker(g, u, v, e.seat, i === n - 1 && n > 5 ? topCount : null, movable && i === n - 1);
         c.setAttribute("data-at", String(p));
         if (e.pinned) {
           c.classList.add("pinned");
@@ -369,10 +373,10 @@ export class BoardView {
       const own = seat === bottom;
       const onBar = counts[25];
       if (onBar) {
-        const ys = barCentres(onBar, own);
+        const vs = barCentres(o, onBar, own);
         const movable = own && model.interactive && model.sources && model.sources.has(25);
-        ys.forEach((y, i) =>
-          this.checker(g, BAR_X + BAR_W / 2, y, seat, i === onBar - 1 && onBar > 4 ? onBar : null, movable && i === onBar - 1),
+        vs.forEach((v, i) =>
+          this.checker(g, o.BAR_X + o.BAR_W / 2, v, seat, i === onBar - 1 && onBar > 4 ? onBar : null, movable && i === onBar - 1),
         );
       }
     }
@@ -381,13 +385,15 @@ export class BoardView {
   // movable: the top checker of a point the player may move from (marked with a ring)
   /**
    * @param {Element} g
-   * @param {number} x
-   * @param {number} y
+   * @param {number} u
+   * @param {number} v
    * @param {number} seat
    * @param {number | null} label
    * @param {boolean} [movable]
    */
-  checker(g, x, y, seat, label, movable = false) {
+  checker(g, u, v, seat, label, movable = false) {
+    const R = this.geo.R;
+    const { x, y } = xy(this.geo, u, v);
     const c = svg("g", { class: `checker s${seat}${movable ? " movable" : ""}`, "data-seat": seat }, g);
     svg("circle", { cx: x, cy: y, r: R - 1 }, c);
     svg("circle", { cx: x, cy: y, r: R - 9, class: "ring" }, c);
@@ -403,20 +409,24 @@ export class BoardView {
    * @param {Model} model
    */
   drawTrays(g, model) {
+    const o = this.geo;
     for (const seat of [0, 1]) {
       const n = model.board[seat][0];
       const own = seat === model.bottom;
-      const h = 15;
+      const t = trayAt(o, own);
+      // the slabs of a full tray (15) fit it, from the rim
+      const pitch = Math.min(16, (t.dv - 8) / 15);
       for (let i = 0; i < n; i++) {
-        const y = own ? BOTTOM - 4 - (i + 1) * (h + 1) : TOP + 4 + i * (h + 1);
-        svg("rect", { x: TRAY_X + 8, y, width: TRAY_W - 16, height: h, rx: 3, class: `slab s${seat}` }, g);
+        const v = own ? o.BOTTOM - 4 - (i + 1) * pitch : o.TOP + 4 + i * pitch;
+        this.rect(g, t.u + 8, v, t.du - 16, pitch - 1, { rx: Math.min(3, pitch / 3), class: `slab s${seat}` });
       }
       if (n) {
+        // at the tray's inner end; over the slabs, outlined, where the tray lies on the bar
         const text = svg("text", {
-          x: TRAY_X + TRAY_W / 2,
-          y: own ? MID + 30 : MID - 22,
+          ...this.at(t.u + t.du / 2, o.TRAY_LEN ? t.v + t.dv / 2 : own ? o.MID + 30 : o.MID - 22),
           "text-anchor": "middle",
-          class: "tray-count",
+          "dominant-baseline": o.TRAY_LEN ? "central" : null,
+          class: `tray-count${o.TRAY_LEN ? " over" : ""}`,
         }, g);
         text.textContent = String(n);
       }
@@ -434,31 +444,41 @@ export class BoardView {
   drawWaiting(g, model, seat) {
     const n = model.waiting ? model.waiting[seat] : 0;
     if (!n) return;
+    const o = this.geo;
     const own = seat === model.bottom;
+    const t = trayAt(o, own);
     const group = svg("g", { class: `waiting s${seat}`, "data-waiting": n, "data-seat": seat }, g);
     const r = 11;
-    const space = MID - TOP - 60;
+    const space = o.TRAY_LEN ? t.dv - 12 : t.dv - 50;
     const step = Math.min(2 * r + 2, (space - 2 * r) / Math.max(1, Math.ceil(n / 2) - 1 || 1));
+    const centre = t.u + t.du / 2;
     for (let i = 0; i < n; i++) {
       const col = i % 2;
       const row = Math.floor(i / 2);
-      const cx = TRAY_X + TRAY_W / 2 + (col ? r + 2 : -(r + 2));
-      const cy = own ? BOTTOM - 6 - r - row * step : TOP + 6 + r + row * step;
+      const cu = centre + (col ? r + 2 : -(r + 2));
+      const cv = own ? o.BOTTOM - 6 - r - row * step : o.TOP + 6 + r + row * step;
       const c = svg("g", { class: `checker small s${seat}` }, group);
-      svg("circle", { cx, cy, r }, c);
+      svg("circle", { ...this.at(cu, cv, "cx", "cy"), r }, c);
     }
+    // the count over its caption at the tray's inner end; where the tray lies on the bar,
+    // over the checkers in its middle, the two side by side along u
+    const onBar = Boolean(o.TRAY_LEN);
+    const line = (/** @type {number} */ i) => ({
+      u: centre + (onBar ? (i ? 14 : -14) : 0),
+      v: onBar ? t.v + t.dv / 2 : own ? o.MID + 30 + 16 * i : o.MID - 22 - 16 * i,
+    });
     const label = svg("text", {
-      x: TRAY_X + TRAY_W / 2,
-      y: own ? MID + 30 : MID - 22,
+      ...this.at(line(0).u, line(0).v),
       "text-anchor": "middle",
-      class: "tray-count waiting-count",
+      "dominant-baseline": onBar ? "central" : null,
+      class: `tray-count waiting-count${onBar ? " over" : ""}`,
     }, group);
     label.textContent = String(n);
     const caption = svg("text", {
-      x: TRAY_X + TRAY_W / 2,
-      y: own ? MID + 46 : MID - 38,
+      ...this.at(line(1).u, line(1).v),
       "text-anchor": "middle",
-      class: "tray-label",
+      "dominant-baseline": onBar ? "central" : null,
+      class: `tray-label${onBar ? " over" : ""}`,
     }, group);
     caption.textContent = (model.labels && model.labels.waiting) || "to enter";
     svg("title", {}, group).textContent = `${n} ${caption.textContent}`;
@@ -469,23 +489,23 @@ export class BoardView {
    * @param {Model} model
    */
   drawCube(g, model) {
+    const o = this.geo;
     const cube = model.cube;
     if (!cube || !cube.enabled) return;
     if (cube.offer) {
       const right = cube.offer.by === model.bottom;
-      const cx = right ? (RIGHT_Q + RIGHT_END) / 2 : (LEFT_Q + BAR_X) / 2;
-      drawCube(g, cx, MID, cube.offer.value, "offered");
+      const c = xy(o, right ? (o.RIGHT_Q + o.RIGHT_END) / 2 : (o.LEFT_Q + o.BAR_X) / 2, o.MID);
+      drawCube(g, c.x, c.y, cube.offer.value, "offered");
       return;
     }
-    let cy = MID;
-    if (cube.owner !== null && cube.owner !== undefined) {
-      cy = cube.owner === model.bottom ? BOTTOM - 30 : TOP + 30;
-    }
+    const owned = cube.owner !== null && cube.owner !== undefined;
+    const at = cubeAt(o, owned ? cube.owner === model.bottom : null);
+    const c = xy(o, at.u, at.v);
     // in the Crawford game (or a last roll) nobody may double: the cube is shown greyed out
-    const c = drawCube(g, CUBE_X, cy, cube.value === 1 && cube.owner == null ? 64 : cube.value, cube.disabled ? "disabled" : "");
+    const node = drawCube(g, c.x, c.y, cube.value === 1 && cube.owner == null ? 64 : cube.value, cube.disabled ? "disabled" : "");
     if (cube.disabled) {
-      c.setAttribute("data-disabled", "true");
-      if (cube.disabledText) svg("title", {}, c).textContent = cube.disabledText;
+      node.setAttribute("data-disabled", "true");
+      if (cube.disabledText) svg("title", {}, node).textContent = cube.disabledText;
     }
   }
 
@@ -494,25 +514,25 @@ export class BoardView {
    * @param {Model} model
    */
   drawDice(g, model) {
+    const o = this.geo;
     const dice = model.dice;
     if (!dice || !dice.values || !dice.values.length) return;
     const right = dice.seat === model.bottom;
-    const cx = right ? (RIGHT_Q + RIGHT_END) / 2 : (LEFT_Q + BAR_X) / 2;
+    const cu = right ? (o.RIGHT_Q + o.RIGHT_END) / 2 : (o.LEFT_Q + o.BAR_X) / 2;
     const n = dice.values.length;
     const size = n > 4 ? 36 : n > 2 ? 42 : 48;
     const gap = size + 10;
-    dice.values.forEach((/** @type {number} */ v, /** @type {number} */ i) => {
-      const x = cx + (i - (n - 1) / 2) * gap;
-      drawDie(g, x, MID, size, v, `s${dice.seat}${dice.used && dice.used[i] ? " used" : ""}`);
+    dice.values.forEach((/** @type {number} */ value, /** @type {number} */ i) => {
+      const c = xy(o, cu + (i - (n - 1) / 2) * gap, o.MID);
+      drawDie(g, c.x, c.y, size, value, `s${dice.seat}${dice.used && dice.used[i] ? " used" : ""}`);
     });
     const onDice = this.handlers.onDice;
     if (!model.confirm || !onDice) return;
     // the move is complete: a click (or Enter) on the dice confirms it
-    const width = (n - 1) * gap + size + 16;
-    const hit = svg("rect", {
-      x: cx - width / 2, y: MID - size / 2 - 8, width, height: size + 16, rx: 10,
-      class: "dice-confirm", role: "button", tabindex: 0, "aria-label": model.confirm, "data-action": "confirm-dice",
-    }, g);
+    const length = (n - 1) * gap + size + 16;
+    const hit = this.rect(g, cu - length / 2, o.MID - size / 2 - 8, length, size + 16, {
+      rx: 10, class: "dice-confirm", role: "button", tabindex: 0, "aria-label": model.confirm, "data-action": "confirm-dice",
+    });
     svg("title", {}, hit).textContent = model.confirm;
     hit.addEventListener("click", () => onDice());
     hit.addEventListener("keydown", (e) => {
@@ -530,23 +550,24 @@ export class BoardView {
    * @param {Model} model
    */
   drawTargets(g, model) {
+    const o = this.geo;
     const sources = model.sources || new Set();
     const dests = model.dests || new Set();
     const interactive = Boolean(model.interactive);
     /**
      * @param {number} point
-     * @param {number} x
-     * @param {number} y
-     * @param {number} w
-     * @param {number} h
+     * @param {number} u
+     * @param {number} v
+     * @param {number} du
+     * @param {number} dv
      */
-    const add = (point, x, y, w, h) => {
+    const add = (point, u, v, du, dv) => {
       const classes = ["hit"];
       if (interactive && sources.has(point)) classes.push("src");
       if (interactive && dests.has(point)) classes.push("dest");
       if (model.selected === point) classes.push("selected");
       /** @type {Record<string, string | number>} */
-      const attrs = { x, y, width: w, height: h, class: classes.join(" "), "data-point": point };
+      const attrs = { class: classes.join(" "), "data-point": point };
       if (classes.length > 1 && interactive) {
         attrs.tabindex = 0;
         attrs.role = "button";
@@ -554,31 +575,34 @@ export class BoardView {
         const name = point === 25 ? labels && labels.bar : point === 0 ? labels && labels.tray : labels && labels.point && labels.point.replace("{n}", String(point));
         attrs["aria-label"] = name || String(point);
       }
-      svg("rect", attrs, g);
+      this.rect(g, u, v, du, dv, attrs);
       if (interactive && dests.has(point)) {
         // a marker where the checker would land
-        let mx;
-        let my;
+        let mu;
+        let mv;
         if (point === 0) {
-          mx = TRAY_X + TRAY_W / 2;
-          my = BOTTOM - 40;
+          const t = trayAt(o, true);
+          mu = t.u + t.du / 2;
+          mv = o.TRAY_LEN ? t.v + t.dv / 2 : o.BOTTOM - 40;
         } else {
-          mx = pointX(point);
+          mu = pointU(o, point);
           const n = (this.stacksCache ? this.stacksCache[point].length : model.board[model.bottom][point]) + 1;
-          const ys = stackCentres(Math.max(n, 1), isTop(point));
-          my = ys[ys.length - 1];
+          const vs = stackCentres(o, Math.max(n, 1), isTop(point));
+          mv = vs[vs.length - 1];
         }
-        svg("circle", { cx: mx, cy: my, r: R - 4, class: "dest-mark" }, g);
+        svg("circle", { ...this.at(mu, mv, "cx", "cy"), r: o.R - 4, class: "dest-mark" }, g);
       }
     };
     for (let p = 1; p <= 24; p++) {
       const top = isTop(p);
-      add(p, pointX(p) - P / 2, top ? TOP : BOTTOM - AREA, P, AREA);
+      add(p, pointU(o, p) - o.P / 2, top ? o.TOP : o.BOTTOM - o.AREA, o.P, o.AREA);
     }
-    add(25, BAR_X, MID, BAR_W, BOTTOM - MID);
+    // the own half of the bar (up to the tray where the tray lies on the bar)
+    add(25, o.BAR_X, o.MID, o.BAR_W, o.BOTTOM - o.MID - o.TRAY_LEN);
     // while checkers wait to enter (acey-deucey) the own tray is where they enter from
     const entering = model.waiting && model.waiting[model.bottom] > 0;
-    add(entering ? 25 : 0, TRAY_X, MID + 10, TRAY_W, BOTTOM - MID - 10);
+    const t = trayAt(o, true);
+    add(entering ? 25 : 0, t.u, t.v, t.du, t.dv);
   }
 
   // --- pointer input: a tap selects; a drag from a source to a destination plays a step ---
@@ -624,8 +648,8 @@ export class BoardView {
     const { x, y } = this.toSvg(e);
     if (!this.ghost) {
       this.ghost = svg("g", { class: `checker ghost s${this.model.bottom}` }, this.root);
-      svg("circle", { cx: 0, cy: 0, r: R - 1 }, this.ghost);
-      svg("circle", { cx: 0, cy: 0, r: R - 9, class: "ring" }, this.ghost);
+      svg("circle", { cx: 0, cy: 0, r: this.geo.R - 1 }, this.ghost);
+      svg("circle", { cx: 0, cy: 0, r: this.geo.R - 9, class: "ring" }, this.ghost);
       // a drag only selects its checker (a click may play a step at once: see onPoint)
       if (this.model.selected !== d.point) (this.handlers.onSelect || this.handlers.onPoint)(d.point);
     }

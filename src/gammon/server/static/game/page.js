@@ -111,7 +111,7 @@ export class GamePage {
       onSelect: (/** @type {number} */ p) => this.input.selectPoint(p),
       onDrag: (/** @type {number} */ from, /** @type {number} */ to) => this.input.onDrag(from, to),
       onDice: () => this.input.confirmMove(),
-    });
+    }, { adaptive: true });
     /** @type {ReturnType<typeof setInterval> | undefined} asks whether the other player wants a rematch */
     this.rematchTimer = undefined;
     /** @type {{id: string, offeredBy: string} | null} a rematch the other player asked for */
