@@ -321,6 +321,8 @@ export default {
   "hint.cube": "Cube: {action}",
   "hint.equity": "equity {equity}",
   "error.hint_refused": "No hints here: only in casual games and against the bot.",
+  "error.busy": "You have deep work running already: wait for it or cancel it.",
+  "error.not_analysed": "Analyse the match first.",
   "info.rules": "Rules",
   "chat.as_guest": "Chat as a guest",
 };

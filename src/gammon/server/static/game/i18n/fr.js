@@ -321,6 +321,8 @@ export default {
   "hint.cube": "Videau : {action}",
   "hint.equity": "équité {equity}",
   "error.hint_refused": "Pas de conseil ici : seulement en partie amicale et contre le robot.",
+  "error.busy": "Un travail approfondi est déjà en cours pour vous : attendez-le ou annulez-le.",
+  "error.not_analysed": "Analysez d'abord le match.",
   "info.rules": "Règles",
   "chat.as_guest": "Discuter en invité",
 };

@@ -321,6 +321,8 @@ export default {
   "hint.cube": "Cubo: {action}",
   "hint.equity": "equity {equity}",
   "error.hint_refused": "Niente suggerimenti qui: solo in partite amichevoli e contro il bot.",
+  "error.busy": "Hai già un lavoro approfondito in corso: aspettalo o annullalo.",
+  "error.not_analysed": "Analizza prima il match.",
   "info.rules": "Regole",
   "chat.as_guest": "Scrivi come ospite",
 };
