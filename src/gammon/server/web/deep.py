@@ -280,7 +280,8 @@ async def deep_boot(
 ) -> dict[str, Any]:
     """What the analysis page's script needs for the deep work of ``subject``: the URLs
     (``base``: ``/api/tables/{id}``; ``page``: the analysis page), whether a grandmaster
-    analysis is stored, the stored rollouts, and the CSRF token for its requests."""
+    analysis is stored, the stored rollouts, and the trials a rollout asks for (the
+    page's ``?trials=``, else :data:`~gammon.server.deep.ROLLOUT_TRIALS`)."""
     ctx = context_of(request)
     available = deep_available(variant)
     stored = available and await ctx.analysis.stored(subject, DEEP_LEVEL) is not None
@@ -288,6 +289,8 @@ async def deep_boot(
     if available:
         texts = await ctx.db.run(ctx.store.rollouts.of_subject, subject)
         rollouts = {k: stored_json(v) for k, v in texts.items()}
+    raw = request.query_params.get("trials", "")
+    trials = int(raw) if raw.isdigit() and 36 <= int(raw) <= MAX_TRIALS else ROLLOUT_TRIALS
     return {
         "available": available,
         "level": DEEP_LEVEL,
@@ -296,7 +299,7 @@ async def deep_boot(
         "page": f"{page}?level={DEEP_LEVEL}",
         "rollouts_url": f"{base}/rollouts",
         "rollouts": rollouts,
-        "trials": ROLLOUT_TRIALS,
+        "trials": trials,
     }
 
 

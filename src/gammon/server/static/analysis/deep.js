@@ -261,7 +261,7 @@ export class Rollouts {
     this.jobs.set(key, { status: "queued", done: 0, total: 0, message: "" });
     this.changed();
     try {
-      const answer = await post(this.deep.rollouts_url, { decision: key }, this.say);
+      const answer = await post(this.deep.rollouts_url, { decision: key, trials: this.deep.trials }, this.say);
       if (answer.status === "done") {
         this.deep.rollouts[key] = answer.result;
         this.jobs.delete(key);
