@@ -283,3 +283,26 @@ def test_the_french_analysis_page_has_no_english_cube_labels(
     found = [word for word in english if word in text]
     assert not found, (found, text[:2000])
     expect(page.locator("[data-testid=deep-start]")).to_contain_text("grand maître")
+
+
+def test_an_imported_match_has_the_same_analysis_board(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    """The imported-match page shows the analysis board of a finished table (not the old
+    summary): the replay steps, the analysis comes in, in the page's language."""
+    page = browse.page(seeded.url)
+    sign_up(page)
+    page.goto("/import?lang=it")
+    data = Path(__file__).parents[1] / "data" / "tiny.mat"
+    page.set_input_files("input[name=file]", str(data))
+    with page.expect_navigation():
+        page.locator("form[enctype='multipart/form-data'] button[type=submit]").click()
+    assert re.search(r"/imports/[\w-]+$", page.url), page.url
+    root = page.locator("#analysis-board")
+    expect(root).to_have_attribute("data-analysed", "true", timeout=ANALYSIS_MS)
+    assert page.locator("#worst").count() == 0  # the old summary is gone
+    expect(page.locator("#totals")).to_contain_text("Alice")
+    start = _board(page)
+    page.keyboard.press("ArrowRight")
+    assert _step(page) == 1 and _board(page) != start
+    expect(page.locator("[data-testid=deep-start]")).to_contain_text("gran maestro")

@@ -28,7 +28,7 @@ from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for
 from gammon.server.deep import DEEP_LEVEL
 from gammon.server.exports import log_bytes
 from gammon.server.hub import TABLE_ID
-from gammon.server.i18n import translator
+from gammon.server.i18n import person, translator
 from gammon.server.i18n.board import BOARD_TEXTS
 from gammon.server.protocol import ServerError
 from gammon.server.replay import replay_steps
@@ -138,7 +138,7 @@ async def analysis_page(request: Request) -> Response:
     boot = {
         "table": table_id,
         "level": level,
-        "players": [s["name"] if s else "" for s in table["seats"]],
+        "players": [person(s["name"], t) if s else "" for s in table["seats"]],
         "other": variant_view(variant)["other_point"],
         "available": analyser is not None,
         "cube": bool(table["options"].get("cube", True)),

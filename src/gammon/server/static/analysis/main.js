@@ -118,7 +118,8 @@ function analysed() {
   marked = markedSteps(infos);
   graph = draw();
   renderMoves(list, steps, infos, boot.players, say, go);
-  if (analysis) renderSummary(byId("ab-summary"), analysis, say);
+  // the names as the page writes them (a bot's level in the page's language)
+  if (analysis) renderSummary(byId("ab-summary"), { ...analysis, totals: analysis.totals.map((p) => ({ ...p, name: boot.players[p.player] || p.name })) }, say);
   root.dataset.analysed = analysis ? "true" : "false";
   go(current);
 }
