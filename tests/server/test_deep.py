@@ -309,3 +309,41 @@ def test_the_runner_bounds_the_site_and_one_job_a_person() -> None:
             await asyncio.sleep(0)
 
     run_async(scenario)
+
+
+@needs_bgsage
+def test_the_real_grandmaster_worker_reports_progress_and_stops_when_cancelled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker function the site runs: it writes its progress to the shared memory and
+    raises DeepCancelledError at its next report once the cancel slot names its job."""
+    import multiprocessing
+
+    shared = multiprocessing.get_context("spawn").Array("d", 5)
+    shared[4] = -1
+    monkeypatch.setitem(deep._WORKER, "progress", shared)
+    text = (Path(__file__).parents[1] / "data" / "analysis" / "standard-7.jsonl").read_text()
+    seen: list[tuple[float, ...]] = []
+    stop = threading.Event()
+
+    def canceller() -> None:
+        while not stop.is_set():
+            with shared.get_lock():
+                now = tuple(shared[:])
+            if now[0] == 7 and now[2] > 0:  # job 7 reported some progress: cancel it
+                seen.append(now)
+                shared[4] = 7
+                return
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=canceller)
+    thread.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(DeepCancelledError):
+            deep.deep_analysis_in_worker(7, text)
+    finally:
+        stop.set()
+        thread.join()
+    assert seen and seen[0][3] > 0  # done of total, in a stage
+    assert time.monotonic() - started < 120
