@@ -306,3 +306,24 @@ def test_an_imported_match_has_the_same_analysis_board(
     page.keyboard.press("ArrowRight")
     assert _step(page) == 1 and _board(page) != start
     expect(page.locator("[data-testid=deep-start]")).to_contain_text("gran maestro")
+
+
+def test_the_grandmaster_analysis_starts_shows_progress_and_cancels(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    """The "Deeper analysis (grandmaster)" button: the real worker starts, its progress shows with a
+    Cancel button, and Cancel stops it (the button comes back; nothing is stored)."""
+    page = browse.page(seeded.url)
+    page.goto(f"/matches/{M7}/analysis")
+    start = page.locator("[data-testid=deep-start]")
+    expect(start).to_be_visible()
+    start.click()
+    running = page.locator("#ab-deep .deep-run")
+    expect(running).to_be_visible()
+    label = running.locator(".deep-label")
+    expect(label).to_contain_text("/", timeout=120_000)  # "cube decisions 3/72"
+    page.locator("[data-testid=deep-cancel]").click()
+    expect(start).to_be_visible(timeout=120_000)
+    expect(page.locator("#ab-deep .deep-note")).to_contain_text("Cancelled")
+    status = page.evaluate(f"async () => (await fetch('/api/tables/{M7}/deep')).json()")
+    assert status["status"] == "cancelled"
