@@ -261,22 +261,38 @@ class DeepRunner:
     (``what``: :data:`DEEP_LEVEL`, or a decision key for a rollout)."""
 
     def __init__(self, processes: bool) -> None:
-        self._shared: SynchronizedArray[float] = multiprocessing.get_context("spawn").Array(
-            "d", _SLOTS
-        )
-        self._shared[4] = -1
-        self.queue = WorkQueue(
-            "gammon-deep",
-            DEEP_WORKERS,
-            per_key=1,
-            processes=processes,
-            initializer=_init_worker,
-            initargs=(self._shared,),
-        )
+        self.processes = processes
+        # the shared memory and the queue, made with the first job (most servers never
+        # start one: no semaphore, no worker until then)
+        self._parts: tuple[SynchronizedArray[float], WorkQueue] | None = None
         self._jobs: dict[tuple[str, str], _Job] = {}
         self._owners: dict[Hashable, tuple[str, str]] = {}
         self._ended: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self._next = 1
+
+    def _made(self) -> tuple[SynchronizedArray[float], WorkQueue]:
+        if self._parts is None:
+            shared = multiprocessing.get_context("spawn").Array("d", _SLOTS)
+            shared[4] = -1
+            queue = WorkQueue(
+                "gammon-deep",
+                DEEP_WORKERS,
+                per_key=1,
+                processes=self.processes,
+                initializer=_init_worker,
+                initargs=(shared,),
+            )
+            self._parts = (shared, queue)
+        return self._parts
+
+    @property
+    def _shared(self) -> SynchronizedArray[float]:
+        return self._made()[0]
+
+    @property
+    def queue(self) -> WorkQueue:
+        """The fair queue the jobs wait in (one line per owner)."""
+        return self._made()[1]
 
     @property
     def jobs(self) -> int:
@@ -396,6 +412,8 @@ class DeepRunner:
 
     def close(self) -> None:
         """Stop taking jobs and tell the running one to stop."""
+        if self._parts is None:
+            return
         with self._shared.get_lock():
             self._shared[4] = self._shared[0]
         for job in self._jobs.values():
