@@ -188,3 +188,56 @@ def test_grandmaster_analysis_goes_to_the_final_depth() -> None:
     assert analyzer.plies == 4 and analyzer.chunk < 64
     assert Analyzer("grandmaster", plies=3).plies == 3
     assert Analyzer("world-class").plies == 3
+
+
+def test_gammon_analyse_at_grandmaster_shows_progress_and_stops_on_ctrl_c() -> None:
+    """The real command in a terminal: the progress bar shows the stages as they advance,
+    and Ctrl-C (SIGINT) stops it within a couple of seconds with status 130 and how far it
+    got (the analysis runs in C++ chunks, so Python sees the interrupt between them)."""
+    pytest.importorskip("bgsage", reason="the analysis needs bgsage (the dev and bot extras)")
+    import os
+    import pty
+    import select
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[2]
+    match = root / "tests" / "data" / "analysis" / "standard-7.jsonl"
+    main, secondary = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(root / "src"), "COLUMNS": "120", "TERM": "xterm"}
+    cmd = [sys.executable, "-m", "gammon", "analyse", str(match), "--level", "grandmaster"]
+    proc = subprocess.Popen(
+        cmd, stdin=secondary, stdout=subprocess.DEVNULL, stderr=secondary, env=env
+    )
+    os.close(secondary)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"cube decisions" not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([main], [], [], 0.5)
+            if ready:
+                seen += os.read(main, 4096)
+        assert b"cube decisions" in seen, seen[-500:]  # the bar, on standard error
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        stopped = time.monotonic()
+        status = proc.wait(timeout=30)
+        took = time.monotonic() - stopped
+        try:
+            while True:
+                ready, _, _ = select.select([main], [], [], 0.5)
+                if not ready:
+                    break
+                seen += os.read(main, 4096)
+        except OSError:  # the terminal closed with the process
+            pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main)
+    assert status == 130
+    assert took < 10, took
+    assert b"analysis cancelled at grandmaster: cube decisions:" in seen, seen[-500:]

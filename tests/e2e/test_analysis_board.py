@@ -254,3 +254,145 @@ def test_one_click_from_the_end_of_match_panel(
         over.locator("[data-link=analysis]").click()
     assert re.search(rf"/matches/{table}/analysis$", page.url), page.url
     expect(page.locator("#ab-board [data-testid=board]")).to_be_visible()
+
+
+def _go_to_step(page: Any, selector: str) -> int:
+    """Click the first move-list button matching ``selector``; the step it went to."""
+    button = page.locator(f"[data-testid=movelist] {selector}").first
+    button.click()
+    return int(button.get_attribute("data-step"))
+
+
+def test_a_decision_rolled_out_from_the_analysis_board(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    """The Roll out button of a checker play: trials done/total while it runs, then each
+    candidate's equity ± its 95% interval beside the static one, stored for the next visit.
+    ``?trials=36`` keeps the rollout tiny."""
+    page = browse.page(seeded.url)
+    page.goto(f"/matches/{M7}/analysis?trials=36")
+    root = page.locator("#analysis-board")
+    expect(root).to_have_attribute("data-analysed", "true", timeout=ANALYSIS_MS)
+    # a checker play with a choice (the opening move of the second player has several)
+    decision = page.locator("[data-testid=decision]")
+    for n in range(2, 40):
+        page.locator(f"[data-testid=movelist] button[data-step='{n}']").click()
+        if decision.locator(".decision[data-kind=checker] [data-testid=rollout]").count():
+            break
+    box = decision.locator(".decision[data-kind=checker] [data-testid=rollout-box]").first
+    key = box.get_attribute("data-decision")
+    assert key and key.endswith(":checker")
+    at = _step(page)
+    expect(box).to_contain_text("36")
+    box.locator("[data-testid=rollout]").click()
+    result = decision.locator(f"[data-decision='{key}'] [data-testid=rollout-result]")
+    expect(result).to_be_visible(timeout=120_000)
+    expect(result).to_contain_text("36")
+    rows = result.locator("tr")
+    assert rows.count() >= 3  # the head and two moves at least
+    text = result.inner_text()
+    assert text.count("±") == rows.count() - 1
+    expect(result.locator("tr.played")).to_have_count(1)
+    _shot(page, "analysis-rollout")
+
+    # stored: the next visit shows it at once, without a button
+    page.reload()
+    expect(root).to_have_attribute("data-analysed", "true", timeout=10_000)
+    page.locator(f"[data-testid=movelist] button[data-step='{at}']").click()
+    expect(
+        decision.locator(f"[data-decision='{key}'] [data-testid=rollout-result]")
+    ).to_be_visible()
+    # the grandmaster control is offered beside the levels
+    expect(page.locator("[data-testid=deep-start]")).to_contain_text("grandmaster")
+
+
+def test_the_french_analysis_page_has_no_english_cube_labels(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(seeded.url)
+    page.goto(f"/matches/{M7}/analysis?lang=fr")
+    expect(page.locator("#analysis-board")).to_have_attribute(
+        "data-analysed", "true", timeout=ANALYSIS_MS
+    )
+    decision = page.locator("[data-testid=decision]")
+    seen = []
+    for selector in ("button.k-double", "button.k-take", "button.k-drop"):
+        if page.locator(f"[data-testid=movelist] {selector}").count() == 0:
+            continue
+        _go_to_step(page, selector)
+        expect(decision.locator(".decision[data-kind]").first).to_be_visible()
+        seen.append(decision.inner_text())
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")  # a marked decision
+    seen.append(decision.inner_text())
+    seen.append(page.locator("[data-testid=movelist]").inner_text())
+    seen.append(page.locator("h1").inner_text() + page.locator("#level").inner_text())
+    assert len(seen) >= 4
+    text = "\n".join(seen)
+    assert "Décision de videau" in text or "Réponse au double" in text
+    english = (
+        "No double",
+        "Double, take",
+        "Double, pass",
+        "no double",
+        "double, take",
+        "double, pass",
+        "Right action",
+        "Cube decision",
+        "Answer to the double",
+        "Played",
+        "Equity lost",
+        "Roll out",
+        "doubles to",
+        "takes",
+        "passes",
+        "(expert)",
+        "(beginner)",
+    )
+    found = [word for word in english if word in text]
+    assert not found, (found, text[:2000])
+    expect(page.locator("[data-testid=deep-start]")).to_contain_text("grand maître")
+
+
+def test_an_imported_match_has_the_same_analysis_board(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    """The imported-match page shows the analysis board of a finished table (not the old
+    summary): the replay steps, the analysis comes in, in the page's language."""
+    page = browse.page(seeded.url)
+    sign_up(page)
+    page.goto("/import?lang=it")
+    data = Path(__file__).parents[1] / "data" / "tiny.mat"
+    page.set_input_files("input[name=file]", str(data))
+    with page.expect_navigation():
+        page.locator("form[enctype='multipart/form-data'] button[type=submit]").click()
+    assert re.search(r"/imports/[\w-]+$", page.url), page.url
+    root = page.locator("#analysis-board")
+    expect(root).to_have_attribute("data-analysed", "true", timeout=ANALYSIS_MS)
+    assert page.locator("#worst").count() == 0  # the old summary is gone
+    expect(page.locator("#totals")).to_contain_text("Alice")
+    start = _board(page)
+    page.keyboard.press("ArrowRight")
+    assert _step(page) == 1 and _board(page) != start
+    expect(page.locator("[data-testid=deep-start]")).to_contain_text("gran maestro")
+
+
+def test_the_grandmaster_analysis_starts_shows_progress_and_cancels(
+    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    """The "Deeper analysis (grandmaster)" button: the real worker starts, its progress shows with a
+    Cancel button, and Cancel stops it (the button comes back; nothing is stored)."""
+    page = browse.page(seeded.url)
+    page.goto(f"/matches/{M7}/analysis")
+    start = page.locator("[data-testid=deep-start]")
+    expect(start).to_be_visible()
+    start.click()
+    running = page.locator("#ab-deep .deep-run")
+    expect(running).to_be_visible()
+    label = running.locator(".deep-label")
+    expect(label).to_contain_text("/", timeout=120_000)  # "cube decisions 3/72"
+    page.locator("[data-testid=deep-cancel]").click()
+    expect(start).to_be_visible(timeout=120_000)
+    expect(page.locator("#ab-deep .deep-note")).to_contain_text("Cancelled")
+    status = page.evaluate(f"async () => (await fetch('/api/tables/{M7}/deep')).json()")
+    assert status["status"] == "cancelled"

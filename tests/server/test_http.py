@@ -373,6 +373,9 @@ def test_a_finished_match_is_analysed(players: Make) -> None:
     assert 'id="ab-board"' in html.text and "Résultat corrigé de la chance" in html.text
     replay = a.http.get(f"/api/tables/{pair.table}/replay").json()
     assert [s["kind"] for s in replay][:2] == ["start", "move"]
+    r = a.http.get(f"/api/tables/{pair.table}/analysis", params={"level": "nope"})
+    assert r.status_code == 400 and "level must be expert or world-class or grandmaster" in r.text
+    # the grandmaster's analysis is only made on demand (POST .../deep)
     r = a.http.get(f"/api/tables/{pair.table}/analysis", params={"level": "grandmaster"})
-    assert r.status_code == 400 and "level must be expert or world-class" in r.text
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_analysed"
     assert a.http.get("/api/tables/nosuchtable/analysis").status_code == 404

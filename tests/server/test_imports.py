@@ -9,6 +9,7 @@ with a translated reason, nothing deleted.  On SQLite, and on PostgreSQL with
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -107,11 +108,27 @@ def test_bad_files_come_back_with_the_reason(server: RunningServer) -> None:
 def test_the_imported_match_is_analysed(server: RunningServer) -> None:
     player = Player(server).guest()
     where, page = imported(player, "tiny.mat", (DATA / "tiny.mat").read_bytes())
-    assert f'href="{where}?level=expert"' in page
-    analysed = player.http.get(f"{where}?level=expert", timeout=120)
-    assert analysed.status_code == 200 and 'id="totals"' in analysed.text
+    key = where.rsplit("/", 1)[1]
+    # the same analysis board as a finished table's: the page at once, the replay and the
+    # analysis from the API, stored, then in the page
+    assert 'id="analysis-board"' in page and 'id="ab-analysis">null<' in page
+    assert f'"replay":"/api/imports/{key}/replay"' in page
+    assert f'href="{where}?level=world-class"' in page
+    replay = player.http.get(f"/api/imports/{key}/replay")
+    assert replay.status_code == 200 and replay.json()[0]["kind"] == "start"
+    analysed = player.http.get(f"/api/imports/{key}/analysis?level=expert", timeout=120)
+    assert analysed.status_code == 200 and analysed.json()["totals"]
+    progress = player.http.get(f"/api/imports/{key}/analysis/progress?level=expert")
+    assert progress.json()["status"] == "done"
+    again = player.http.get(where).text
+    found = re.search(r'id="ab-analysis">(.*?)</script>', again)
+    assert found and json.loads(found.group(1)) == analysed.json()
     assert player.http.get(f"{where}?level=nope").status_code == 400
-    player.close()
+    other = Player(server).guest()
+    assert other.http.get(f"/api/imports/{key}/analysis").status_code == 404
+    assert other.http.get(f"/api/imports/{key}/replay").status_code == 404
+    for p in (player, other):
+        p.close()
 
 
 # ---------------------------------------------------------------- kept in the database

@@ -89,6 +89,11 @@ def test_registration(players: Callable[[], Player], server: RunningServer) -> N
     assert r.status_code == 400 and "at most 8" in r.text and 'value="x"' in r.text
     r = form(boss, "/tournaments", name="x", format="knockout", match_length="0")
     assert r.status_code == 400
+    # digits that str.isdigit() takes but int() refuses: a clean 400 or 404, never a 500
+    for bad in ("²", "٣", "--5"):
+        r = form(boss, "/tournaments", name="x", format="knockout", match_length=bad)
+        assert r.status_code == 400, (bad, r.status_code)
+    assert boss.http.get("/tournaments/²").status_code == 404
     tid = create_tournament(boss, max_players="3")
     assert form(ann, f"/tournaments/{tid}/register").status_code == 303
     r = ann.http.post(

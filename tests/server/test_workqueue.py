@@ -76,3 +76,33 @@ def test_a_bots_thinking_stops_at_its_budget() -> None:
         ).result()
         took = time.monotonic() - started
     assert action is None and took < 2.0
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_each_worker_runs_the_queues_initializer(processes: bool) -> None:
+    """The initializer (here the deep work's: its shared memory) runs in each worker as it
+    starts; a worker process still gets its lower priority first."""
+    import os
+
+    from gammon.server import deep
+
+    shared = multiprocessing.get_context("spawn").Array("d", 5)
+    shared[4] = 5  # job 5 is to be cancelled: the worker says so once it has the memory
+
+    async def scenario() -> tuple[bool, int]:
+        queue = WorkQueue(
+            "init", 1, processes=processes, initializer=deep._init_worker, initargs=(shared,)
+        )
+        try:
+            told = await queue.run("k", deep._report, 5, 1, 2, 3)
+            return told, await queue.run("k", os.nice, 0)
+        finally:
+            queue.close(wait=True)
+
+    try:
+        told, niceness = run_async(scenario)
+    finally:
+        deep._WORKER.pop("progress", None)  # a thread worker set it in this process
+    assert told is True and shared[:4] == [5.0, 1.0, 2.0, 3.0]
+    base = os.nice(0)
+    assert niceness == (min(19, base + 10) if processes else base)

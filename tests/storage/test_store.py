@@ -11,7 +11,7 @@ pytest.importorskip("sqlalchemy", reason="the storage tests need the server extr
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import delete
+from sqlalchemy import delete, inspect
 
 from gammon.storage import (
     ConflictError,
@@ -26,7 +26,7 @@ from gammon.storage.models import Base, User
 
 
 def test_migrations_build_exactly_the_models(db: Database) -> None:
-    assert db.schema_revision() == "0006"
+    assert db.schema_revision() == "0007"
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -174,3 +174,26 @@ def test_two_uploads_at_once_cannot_both_take_the_last_place(store: Store) -> No
         t.join()
     assert sorted(outcomes) == ["kept"] * 3 + ["refused"] * 3
     assert store.imports.count(ann) == 3
+
+
+def test_rollouts_are_kept_per_subject_and_decision(db: Database, store: Store) -> None:
+    """Migration 0007's ``rollouts``: one row per decision of a subject, replaced when the
+    same decision is rolled out again, listed per subject, deleted with it."""
+    rollouts = store.rollouts
+    assert rollouts.get("tableA", "12:checker") is None
+    rollouts.put("tableA", "12:checker", '{"trials_done": 144}', 1)
+    rollouts.put("tableA", "31:response", '{"trials_done": 72}', 2)
+    rollouts.put("tableB", "12:checker", '{"trials_done": 36}', 3)
+    rollouts.put("tableA", "12:checker", '{"trials_done": 288}', 4)
+    assert rollouts.get("tableA", "12:checker") == '{"trials_done": 288}'
+    assert rollouts.of_subject("tableA") == {
+        "12:checker": '{"trials_done": 288}',
+        "31:response": '{"trials_done": 72}',
+    }
+    assert rollouts.count() == 3
+    assert rollouts.delete("tableA") == 2
+    assert rollouts.of_subject("tableA") == {}
+    assert rollouts.get("tableB", "12:checker") == '{"trials_done": 36}'
+    with db.engine.connect() as conn:
+        columns = {c["name"] for c in inspect(conn).get_columns("rollouts")}
+    assert columns == {"subject", "decision", "data", "created_at"}

@@ -354,6 +354,10 @@ class EquityModel:
         self.cube_life: Final = cube_life
         self._met = None if ctx.is_money else (met or MatchEquityTable.default())
         self._values: dict[int, float] = {}
+        # the six outcome values by (cube, centered), and the opponent's model: both asked
+        # for again and again by an analysis (each position after each move of each roll)
+        self._outcomes: dict[tuple[int, bool], tuple[float, ...]] = {}
+        self._theirs: EquityModel | None = None
         v = ctx.cube_value
         if not ctx.cube_enabled or ctx.crawford_game:
             self._top = v
@@ -394,9 +398,13 @@ class EquityModel:
         return min(2, m), min(3, m)
 
     def _outcome_values(self, v: int, centered: bool) -> tuple[float, ...]:
-        g, b = self._multipliers(centered)
-        val = self.value
-        return (val(v), val(g * v), val(b * v), val(-v), val(-g * v), val(-b * v))
+        found = self._outcomes.get((v, centered))
+        if found is None:
+            g, b = self._multipliers(centered)
+            val = self.value
+            found = (val(v), val(g * v), val(b * v), val(-v), val(-g * v), val(-b * v))
+            self._outcomes[(v, centered)] = found
+        return found
 
     def cubeless(self, probs: Probabilities, cube: int | None = None) -> float:
         """The cubeless utility of the game at the context's cube (or ``cube``)."""
@@ -551,12 +559,18 @@ class EquityModel:
         ``probs`` are each position's probabilities for the opponent (on roll
         there); the opponent's cube action is taken into account.
         """
-        theirs = EquityModel(self.ctx.flipped(), self._met, cube_life=self.cube_life)
+        theirs = self._their_model()
         return [self.normalise(self.complement(theirs.on_roll(p))) for p in probs]
+
+    def _their_model(self) -> EquityModel:
+        """The opponent's model (the same table and cube life), made once."""
+        if self._theirs is None:
+            self._theirs = EquityModel(self.ctx.flipped(), self._met, cube_life=self.cube_life)
+        return self._theirs
 
     def after_move_cubeless(self, probs: Sequence[Probabilities]) -> list[float]:
         """Like :meth:`after_move`, without the cube (the game's cubeless value for "me")."""
-        theirs = EquityModel(self.ctx.flipped(), self._met, cube_life=self.cube_life)
+        theirs = self._their_model()
         return [self.normalise(self.complement(theirs.cubeless(p))) for p in probs]
 
     def on_roll(self, probs: Probabilities) -> float:

@@ -105,6 +105,8 @@ class Probabilities:
         wb = min(v[2], wg)
         lg = min(v[3], 1.0 - win)
         lb = min(v[4], lg)
+        if cls is Probabilities:  # consistent by construction: no need to check again
+            return _trusted(win, wg, wb, lg, lb)
         return cls(win, wg, wb, lg, lb)
 
     @classmethod
@@ -127,7 +129,9 @@ class Probabilities:
 
     def flipped(self) -> Probabilities:
         """The same chances seen from the other player."""
-        return Probabilities(
+        # consistent chances stay consistent seen from the other side: not checked again
+        # (the analysis flips hundreds of thousands of them)
+        return _trusted(
             1.0 - self.win,
             self.lose_gammon,
             self.lose_backgammon,
@@ -192,6 +196,21 @@ class Probabilities:
         )
 
 
+def _trusted(win: float, wg: float, wb: float, lg: float, lb: float) -> Probabilities:
+    """Probabilities known to be consistent, made without checking them again."""
+    made = _new(Probabilities)
+    _set(made, "win", win)
+    _set(made, "win_gammon", wg)
+    _set(made, "win_backgammon", wb)
+    _set(made, "lose_gammon", lg)
+    _set(made, "lose_backgammon", lb)
+    return made
+
+
+_new: Final = object.__new__
+_set: Final = object.__setattr__
+
+
 def terminal_probabilities(position: Position) -> Probabilities | None:
     """The exact probabilities of a finished game, or None while it goes on.
 
@@ -223,15 +242,19 @@ def impossible_results_removed(position: Position, probs: Probabilities) -> Prob
         probs.lose_gammon,
         probs.lose_backgammon,
     )
-    race = position.is_race()
-    if position.opponent[0] or (race and not any(position.opponent[19:26])):
-        wb = 0.0
-        if position.opponent[0]:
-            wg = 0.0
-    if position.player[0] or (race and not any(position.player[19:26])):
+    opponent, player = position.opponent, position.player
+    # whether it is a race is asked only where it matters (it is the costly part)
+    race: bool | None = None
+    if opponent[0]:
+        wb = wg = 0.0
+    elif not any(opponent[19:26]):
+        race = position.is_race()
+        if race:
+            wb = 0.0
+    if player[0]:
+        lb = lg = 0.0
+    elif not any(player[19:26]) and (race if race is not None else position.is_race()):
         lb = 0.0
-        if position.player[0]:
-            lg = 0.0
     if (wg, wb, lg, lb) == (
         probs.win_gammon,
         probs.win_backgammon,

@@ -263,6 +263,9 @@ def rollout_decision(
             )
         before = list(position.board)
         for text, after in candidates:
+            if cancel is not None and cancel.is_set():
+                # bgsage's single-threaded rollout ignores strategy.cancel(): stop here at least
+                raise cpp.RolloutCancelled("cancelled between candidates")
             r = strategy.cubeful_evaluate_board(
                 list(after.flipped().board), before, progress=report, **args
             )

@@ -177,15 +177,20 @@ class AnalysisRunner:
             data = await loop.run_in_executor(
                 self._pool(), analyse_in_worker, job, log_text, key[1]
             )
-            if self._db is not None and self._store is not None:
-                now = int(time.time() * 1000)
-                text = json.dumps(data, separators=(",", ":"))
-                await self._db.run(self._store.analyses.put, key[0], key[1], SCHEMA, text, now)
-            self._keep(key, data)
+            await self.keep(key[0], key[1], data)
             return data
         finally:
             self._running.pop(key, None)
             self._jobs.pop(key, None)
+
+    async def keep(self, subject: str, level: str, data: dict[str, Any]) -> None:
+        """Store an analysis of ``subject`` at ``level`` (in the database and in memory):
+        those computed here, and the grandmaster's (:mod:`gammon.server.deep`)."""
+        if self._db is not None and self._store is not None:
+            now = int(time.time() * 1000)
+            text = json.dumps(data, separators=(",", ":"))
+            await self._db.run(self._store.analyses.put, subject, level, SCHEMA, text, now)
+        self._keep((subject, level), data)
 
     def progress(self, subject: str, level: str) -> dict[str, Any]:
         """Where the analysis of ``subject`` at ``level`` stands (what the page polls).

@@ -22,6 +22,7 @@ from gammon.server.auth import Auth
 from gammon.server.bots import BotRunner
 from gammon.server.bus import Bus, make_bus
 from gammon.server.challenges import Challenges
+from gammon.server.deep import DeepRunner
 from gammon.server.exports import Exports
 from gammon.server.hub import Hub
 from gammon.server.i18n import person
@@ -63,6 +64,8 @@ class Context:
         self.exports = Exports(processes=settings.bot_workers > 0)
         #: Click-to-move answers: cached, computed off the loop where they are heavy.
         self.steps = StepAnswers(processes=settings.bot_workers > 0)
+        #: Grandmaster analyses and rollouts on demand: one job a person, bounded.
+        self.deep = DeepRunner(processes=settings.bot_workers > 0)
         #: Open WebSockets per client address (``--max-sockets``).
         self.sockets: dict[str, int] = {}
         self._db: Database | None = None
@@ -164,5 +167,6 @@ class Context:
             await asyncio.to_thread(self._analysis.close)
         self.exports.close()
         self.steps.close()
+        self.deep.close()
         if self._db is not None:
             await asyncio.to_thread(self._db.close)

@@ -101,6 +101,8 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "bad_credentials": 401,
     "not_available": 404,
     "hint_refused": 403,
+    "busy": 409,
+    "not_analysed": 409,
     "internal": 500,
 }
 

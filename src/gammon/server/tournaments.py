@@ -109,7 +109,7 @@ class TournamentSpec:
 
 def _bounded(data: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
     text = str(data.get(name, "") or default).strip()
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
         raise ServerError("invalid_options", f"{name} must be {low} to {high}")
     return int(text)
 

@@ -53,6 +53,13 @@ WORKER_NICENESS: Final = 10
 _KEYS_KEPT: Final = 10_000
 
 
+def _start_process(initializer: Callable[..., object] | None, initargs: tuple[Any, ...]) -> None:
+    """A worker process starts: a lower priority, then the queue's own initializer."""
+    os.nice(WORKER_NICENESS)
+    if initializer is not None:
+        initializer(*initargs)
+
+
 @dataclass(slots=True)
 class _Job:
     fn: Callable[..., Any]
@@ -65,7 +72,14 @@ class WorkQueue:
     each key with at most ``per_key`` jobs waiting."""
 
     def __init__(
-        self, name: str, workers: int, per_key: int = 4, *, processes: bool = False
+        self,
+        name: str,
+        workers: int,
+        per_key: int = 4,
+        *,
+        processes: bool = False,
+        initializer: Callable[..., object] | None = None,
+        initargs: tuple[Any, ...] = (),
     ) -> None:
         if workers < 1 or per_key < 1:
             raise ValueError("a work queue needs at least one worker and one place per key")
@@ -73,6 +87,9 @@ class WorkQueue:
         self.workers = workers
         self.per_key = per_key
         self.processes = processes
+        #: run in each worker as it starts (with ``initargs``: shared memory, a flag...)
+        self.initializer = initializer
+        self.initargs = initargs
         self._executor: concurrent.futures.Executor | None = None
         self._running = 0
         self._waiting: dict[Hashable, deque[_Job]] = {}
@@ -112,12 +129,16 @@ class WorkQueue:
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=os.nice,  # the event loop's process comes first for a core
-                    initargs=(WORKER_NICENESS,),
+                    # the event loop's process comes first for a core
+                    initializer=_start_process,
+                    initargs=(self.initializer, self.initargs),
                 )
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
-                    self.workers, thread_name_prefix=self.name
+                    self.workers,
+                    thread_name_prefix=self.name,
+                    initializer=self.initializer,
+                    initargs=self.initargs,
                 )
         return self._executor
 

@@ -4,13 +4,15 @@ SQLite by default (``sqlite:///./gammon.db``), PostgreSQL by URL.  The journal o
 every table (``entries``) is the source of truth: a table's state is rebuilt by
 replaying it.  Imported match files are kept in ``imports``
 (:mod:`gammon.storage.imports`), finished analyses in ``analyses``
-(:mod:`gammon.storage.analyses`).  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
+(:mod:`gammon.storage.analyses`), decisions rolled out in ``rollouts``
+(:mod:`gammon.storage.rollouts`).  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
 """
 
 from gammon.storage.analyses import Analyses
 from gammon.storage.challenges import ChallengeRow, ChallengeStore
 from gammon.storage.db import Database, normalize_url
 from gammon.storage.imports import ImportLimitError, ImportListing, ImportPage, ImportRow, Imports
+from gammon.storage.rollouts import Rollouts
 from gammon.storage.standings import (
     HistoryRow,
     LeaderRow,
@@ -60,6 +62,7 @@ __all__ = [
     "RatingRow",
     "RegistrationError",
     "ResultSeat",
+    "Rollouts",
     "SessionInfo",
     "Standings",
     "Store",

@@ -12,7 +12,7 @@ pinged before use: a dead one is replaced and the query run again).
 >>> db = Database("sqlite://")
 >>> db.migrate()
 >>> db.schema_revision()
-'0006'
+'0007'
 >>> db.close()
 """
 

@@ -30,6 +30,7 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Result",
+    "Rollout",
     "SessionToken",
     "Table",
     "User",
@@ -329,5 +330,19 @@ class Analysis(Base):
     #: The schema version of ``data`` (``gammon.bots.analysis.SCHEMA_VERSION``).
     schema: Mapped[int] = mapped_column(Integer, nullable=False)
     #: ``MatchAnalysis.to_dict()`` as JSON (docs/analysis.md).
+    data: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+
+
+class Rollout(Base):
+    """A rollout of one decision of an analysed match (:mod:`gammon.storage.rollouts`)."""
+
+    __tablename__ = "rollouts"
+
+    #: The table id, or ``import-KEY`` for an imported match.
+    subject: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: The decision: ``{action index}:{kind}`` (``12:checker``, ``30:cube``, ``31:response``).
+    decision: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: The result as JSON (docs/analysis.md, "Rollouts").
     data: Mapped[str] = mapped_column(Text, nullable=False)
     created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)

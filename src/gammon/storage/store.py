@@ -35,6 +35,7 @@ from gammon.storage.analyses import Analyses
 from gammon.storage.db import Database
 from gammon.storage.imports import Imports
 from gammon.storage.models import Entry, Ledger, SessionToken, Table, User
+from gammon.storage.rollouts import Rollouts
 from gammon.storage.standings import MatchResult, record_result
 
 __all__ = [
@@ -219,6 +220,8 @@ class Store:
         self.imports = Imports(db.engine)
         #: The finished analyses (:class:`gammon.storage.analyses.Analyses`).
         self.analyses = Analyses(db.engine)
+        #: The decisions rolled out (:class:`gammon.storage.rollouts.Rollouts`).
+        self.rollouts = Rollouts(db.engine)
 
     # ------------------------------------------------------------------ users
 

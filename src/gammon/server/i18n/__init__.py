@@ -64,7 +64,7 @@ def person(name: str, t: Callable[[str], str]) -> str:
     >>> person("gammon-bot (beginner)", translator("fr")), person("ann (beginner)", translator("fr"))
     ('gammon-bot (débutant)', 'ann (beginner)')
     """
-    for level in ("beginner", "intermediate", "expert", "world-class"):
+    for level in ("beginner", "intermediate", "expert", "world-class", "grandmaster"):
         if name == f"gammon-bot ({level})":
             return f"gammon-bot ({t('level.' + level)})"
     return name

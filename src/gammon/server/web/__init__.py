@@ -9,6 +9,7 @@ foreign ``Origin`` is refused as well.
 - :mod:`~gammon.server.web.rematch`: rematches;
 - :mod:`~gammon.server.web.matches`: a match's record, log and ``.mat``;
 - :mod:`~gammon.server.web.analysis`: the analysis board, the analysis and its progress;
+- :mod:`~gammon.server.web.deep`: the grandmaster analysis and rollouts on demand;
 - :mod:`~gammon.server.web.imports`: a match file uploaded by a player, and its analysis;
 - :mod:`~gammon.server.web.players`: profiles, leaderboards, the account's history;
 - :mod:`~gammon.server.web.rules`: the rules pages;
@@ -48,6 +49,7 @@ from gammon.server.web.challenges import (
     challenges_page,
     create_challenge,
 )
+from gammon.server.web.deep import deep_routes
 from gammon.server.web.errors import exception_handlers
 from gammon.server.web.imports import import_routes
 from gammon.server.web.matches import (
@@ -129,6 +131,7 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}/analysis/progress", api_analysis_progress, methods=["GET"]),
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),
         *import_routes(),
+        *deep_routes(),
         *player_routes(),
         Route("/challenges", challenges_page, methods=["GET"]),
         Route("/challenges", create_challenge, methods=["POST"]),

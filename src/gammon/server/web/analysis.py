@@ -25,9 +25,10 @@ from starlette.responses import JSONResponse, Response
 
 from gammon.server.actor import TableActor
 from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for
+from gammon.server.deep import DEEP_LEVEL
 from gammon.server.exports import log_bytes
 from gammon.server.hub import TABLE_ID
-from gammon.server.i18n import translator
+from gammon.server.i18n import person, translator
 from gammon.server.i18n.board import BOARD_TEXTS
 from gammon.server.protocol import ServerError
 from gammon.server.replay import replay_steps
@@ -41,6 +42,7 @@ from gammon.server.web.common import (
     render_page,
     table_listing,
 )
+from gammon.server.web.deep import deep_boot
 from gammon.server.web.matches import match_record
 from gammon.server.web.players import keep_error_rates
 from gammon.variants import ROTATIONS
@@ -69,12 +71,13 @@ def script_json(data: Any) -> Markup:
     return Markup(text)  # escaped for the script element above
 
 
-def _level(request: Request) -> str:
+def _level(request: Request, deep: bool = True) -> str:
+    """The ``?level=`` asked for: one of the analysis levels, or (``deep``) the
+    grandmaster's, which is computed only on demand (:mod:`gammon.server.web.deep`)."""
     level = request.query_params.get("level", "expert")
-    if level not in ANALYSIS_LEVELS:
-        raise ServerError(
-            "bad_message", f"level must be {' or '.join(ANALYSIS_LEVELS)}, not {level[:20]!r}"
-        )
+    levels = (*ANALYSIS_LEVELS, DEEP_LEVEL) if deep else ANALYSIS_LEVELS
+    if level not in levels:
+        raise ServerError("bad_message", f"level must be {' or '.join(levels)}, not {level[:20]!r}")
     return level
 
 
@@ -138,7 +141,7 @@ async def analysis_page(request: Request) -> Response:
     boot = {
         "table": table_id,
         "level": level,
-        "players": [s["name"] if s else "" for s in table["seats"]],
+        "players": [person(s["name"], t) if s else "" for s in table["seats"]],
         "other": variant_view(games[0])["other_point"],
         "others": [variant_view(name)["other_point"] for name in games],
         "available": analyser is not None,
@@ -147,6 +150,9 @@ async def analysis_page(request: Request) -> Response:
         "api": f"/api/tables/{table_id}/analysis?level={level}",
         "progress": f"/api/tables/{table_id}/analysis/progress?level={level}",
         "texts": {key: t(key) for key in BOARD_TEXTS},
+        "deep": await deep_boot(
+            request, table_id, variant, f"/api/tables/{table_id}", f"/matches/{table_id}/analysis"
+        ),
     }
     return await render_page(
         request,
@@ -174,6 +180,11 @@ async def api_analysis(request: Request) -> Response:
         raise ServerError("not_available", f"analysis is not available for {state.options.variant}")
     ctx = context_of(request)
     data = await ctx.analysis.stored(state.id, level)
+    if data is None and level == DEEP_LEVEL:
+        raise ServerError(
+            "not_analysed",
+            f"no {DEEP_LEVEL} analysis yet: POST /api/tables/{state.id}/deep starts one",
+        )
     if data is None:
         if ctx.analysis.progress(state.id, level)["status"] == "none":
             may_create(request)  # seconds of CPU: rationed like creating a table
@@ -187,7 +198,7 @@ async def api_analysis(request: Request) -> Response:
 async def api_analysis_progress(request: Request) -> Response:
     """Where the analysis stands: ``{"status": "done" | "running" | "queued" | "none",
     "fraction", ...}`` (see :meth:`AnalysisRunner.progress`)."""
-    level = _level(request)
+    level = _level(request, deep=False)
     actor = await _finished(request)
     assert actor.state is not None
     return JSONResponse(context_of(request).analysis.progress(actor.state.id, level))

@@ -4,7 +4,9 @@
 :data:`PER_PAGE` a page, ``?page=``); ``POST /import`` reads the file (at most
 :data:`MAX_BYTES`, parsed off the event loop) and redirects to the imported match,
 ``GET /imports/{id}``: its games, the reader's warnings (what the file writes that
-the rules could not replay exactly, by line) and, at ``?level=``, its analysis;
+the rules could not replay exactly, by line) and the analysis board (as a finished
+table's, ``?level=``: the replay from ``/api/imports/{id}/replay``, the analysis from
+``/api/imports/{id}/analysis``, its progress, the grandmaster analysis and rollouts);
 ``POST /imports/{id}/delete`` deletes it.  A file that does not read comes back to
 the form with the reason.
 
@@ -26,28 +28,35 @@ from typing import Any, Final
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from gammon.errors import GammonError
 from gammon.match.formats import import_warnings, read_match, unchecked_games
-from gammon.match.record import MatchRecord, replay, write_log
+from gammon.match.record import MatchRecord, read_log, replay, write_log
 from gammon.match.state import GameOutcome
-from gammon.server.analysis import ANALYSIS_LEVELS, analysis_available
+from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for
 from gammon.server.auth import now_ms
+from gammon.server.deep import DEEP_LEVEL
+from gammon.server.i18n import person, translator
+from gammon.server.i18n.board import BOARD_TEXTS
 from gammon.server.protocol import ServerError
+from gammon.server.replay import replay_steps
+from gammon.server.views import variant_view
+from gammon.server.web.analysis import script_json
 from gammon.server.web.common import (
     check_csrf,
     checked_form,
     context_of,
     form_text,
     format_time,
+    lang_of,
     may_create,
     need_session,
     redirect_to,
     render_page,
 )
-from gammon.server.web.matches import analysis_view
+from gammon.server.web.deep import deep_boot, log_variant
 from gammon.storage import ImportLimitError, ImportRow
 
 __all__ = ["FORMATS", "MAX_BYTES", "PER_PAGE", "SUFFIXES", "import_routes"]
@@ -205,24 +214,44 @@ async def _imported(request: Request) -> ImportRow:
     return found
 
 
+def _level_of(request: Request) -> str:
+    """The ``?level=`` of an imported match's analysis (default ``expert``; ``grandmaster``
+    is shown once stored, :mod:`gammon.server.web.deep`)."""
+    level = request.query_params.get("level", ANALYSIS_LEVELS[0])
+    levels = (*ANALYSIS_LEVELS, DEEP_LEVEL)
+    if level not in levels:
+        raise ServerError("bad_message", f"level must be {' or '.join(levels)}, not {level[:20]!r}")
+    return level
+
+
 async def imported_page(request: Request) -> Response:
+    """The imported match: its games and warnings, and the analysis board (the same as a
+    finished table's: the replay at once, the analysis asked for by the page, stored)."""
     found = await _imported(request)
     key = found.id
-    level = request.query_params.get("level")
-    view: dict[str, Any] | None = None
-    if level is not None:
-        if level not in ANALYSIS_LEVELS:
-            raise ServerError(
-                "bad_message", f"level must be {' or '.join(ANALYSIS_LEVELS)}, not {level[:20]!r}"
-            )
-        if not analysis_available():
-            raise ServerError("not_available", "this server has no analysis engine (the bot extra)")
-        ctx = context_of(request)
-        data = await ctx.analysis.stored(f"import-{key}", level)
-        if data is None:
-            may_create(request)
-            data = await ctx.analysis.analyse(f"import-{key}", level, found.log)
-        view = analysis_view(data)
+    level = _level_of(request)
+    summary = json.loads(found.summary)
+    variant = log_variant(found.log)
+    analyser = analyser_for(variant)
+    ctx = context_of(request)
+    subject = f"import-{key}"
+    data = await ctx.analysis.stored(subject, level) if analyser is not None else None
+    t = translator(lang_of(request))
+    base = f"/api/imports/{key}"
+    options = json.loads(found.log.split("\n", 1)[0]).get("options", {})
+    boot = {
+        "table": subject,
+        "level": level,
+        "players": [person(name, t) for name in summary["players"]],
+        "other": variant_view(variant)["other_point"],
+        "available": analyser is not None,
+        "cube": bool(options.get("cube", True)),
+        "replay": f"{base}/replay",
+        "api": f"{base}/analysis?level={level}",
+        "progress": f"{base}/analysis/progress?level={level}",
+        "texts": {k: t(k) for k in BOARD_TEXTS},
+        "deep": await deep_boot(request, subject, variant, base, f"/imports/{key}"),
+    }
     return await render_page(
         request,
         "imported.html",
@@ -230,14 +259,54 @@ async def imported_page(request: Request) -> Response:
             "key": key,
             "name": found.file_name,
             "when": format_time(found.uploaded_at),
-            **json.loads(found.summary),
+            **summary,
             "warnings": json.loads(found.warnings),
             "level": level,
             "levels": ANALYSIS_LEVELS,
-            "can_analyse": analysis_available(),
-            "analysis": view,
+            "available": analyser is not None,
+            "variant": variant,
+            "boot": script_json(boot),
+            "analysis": script_json(data),
         },
     )
+
+
+async def api_imported_replay(request: Request) -> Response:
+    """An imported match replayed step by step (as ``/api/tables/{id}/replay``)."""
+    found = await _imported(request)
+    text = found.log
+    steps = await asyncio.to_thread(
+        lambda: json.dumps(replay_steps(read_log(text)), separators=(",", ":"))
+    )
+    return Response(steps, media_type="application/json", headers={"Cache-Control": "private"})
+
+
+async def api_imported_analysis(request: Request) -> Response:
+    """An imported match's analysis (as ``/api/tables/{id}/analysis``), computed once."""
+    found = await _imported(request)
+    level = _level_of(request)
+    variant = log_variant(found.log)
+    if analyser_for(variant) is None:
+        raise ServerError("not_available", f"analysis is not available for {variant}")
+    ctx = context_of(request)
+    subject = f"import-{found.id}"
+    data = await ctx.analysis.stored(subject, level)
+    if data is None and level == DEEP_LEVEL:
+        raise ServerError(
+            "not_analysed",
+            f"no {DEEP_LEVEL} analysis yet: POST /api/imports/{found.id}/deep starts one",
+        )
+    if data is None:
+        if ctx.analysis.progress(subject, level)["status"] == "none":
+            may_create(request)
+        data = await ctx.analysis.analyse(subject, level, found.log)
+    return JSONResponse(data)
+
+
+async def api_imported_progress(request: Request) -> Response:
+    found = await _imported(request)
+    level = _level_of(request)
+    return JSONResponse(context_of(request).analysis.progress(f"import-{found.id}", level))
 
 
 async def delete_imported(request: Request) -> Response:
@@ -246,6 +315,7 @@ async def delete_imported(request: Request) -> Response:
     ctx = context_of(request)
     await ctx.db.run(ctx.store.imports.delete, found.id, found.owner_id)
     await ctx.analysis.forget(f"import-{found.id}")
+    await ctx.db.run(ctx.store.rollouts.delete, f"import-{found.id}")
     return redirect_to("/import")
 
 
@@ -256,4 +326,7 @@ def import_routes() -> list[Route]:
         Route("/import", import_upload, methods=["POST"]),
         Route("/imports/{import_id}", imported_page, methods=["GET"]),
         Route("/imports/{import_id}/delete", delete_imported, methods=["POST"]),
+        Route("/api/imports/{import_id}/replay", api_imported_replay, methods=["GET"]),
+        Route("/api/imports/{import_id}/analysis", api_imported_analysis, methods=["GET"]),
+        Route("/api/imports/{import_id}/analysis/progress", api_imported_progress, methods=["GET"]),
     ]

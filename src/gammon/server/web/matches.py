@@ -1,17 +1,14 @@
-"""A match's record: its page, the action log, the ``.mat`` export; the analysis' summary
-for the imported matches' pages (:func:`analysis_view`; the analysis board is in
-:mod:`gammon.server.web.analysis`)."""
+"""A match's record: its page, the action log, the ``.mat`` export (the analysis board is
+in :mod:`gammon.server.web.analysis`, for imported matches too)."""
 
 from __future__ import annotations
 
 import importlib.util
-from typing import Any
 
-from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from gammon import VARIANTS, Position
+from gammon import VARIANTS
 from gammon.match import TableOptions
 from gammon.match.record import MatchRecord
 from gammon.server.actor import TableActor
@@ -29,7 +26,6 @@ from gammon.server.web.common import (
 from gammon.variants import ROTATIONS
 
 __all__ = [
-    "analysis_view",
     "mat_available",
     "match_log",
     "match_mat",
@@ -116,36 +112,3 @@ async def match_mat(request: Request) -> Response:
     if not mat_available():
         raise ServerError("not_available", "this build has no .mat writer")
     return await _download(request, "mat", mat_bytes, "mat")
-
-
-def _decision_board(decision: dict[str, Any], variant: str) -> Markup:
-    """The position of a decision as SVG (numbers only: safe to embed)."""
-    dice = decision["dice"]
-    position = Position.from_position_id(decision["position_id"], variant)
-    picture = position.svg(dice=(int(dice[0]), int(dice[1])) if dice else None, size=300)
-    return Markup(picture)  # built from numbers and a Position ID: no user text
-
-
-def analysis_view(data: dict[str, Any]) -> dict[str, Any]:
-    """What the analysis page shows: totals, games, the worst decisions, the graph."""
-    decisions = [d for g in data["games"] for d in g["decisions"]]
-    worst = sorted((d for d in decisions if d["error"] > 0), key=lambda d: -d["error"])[:10]
-    boards = [_decision_board(d, data["variant"]) for d in worst]
-    points = [p for g in data["games"] for p in g["graph"]]
-    width = max(1, len(points) - 1)
-    path = " ".join(
-        f"{'M' if i == 0 else 'L'}{100 * i / width:.2f},{100 * (1 - p['win']):.2f}"
-        for i, p in enumerate(points)
-    )
-    starts = [
-        100 * i / width
-        for i, p in enumerate(points)
-        if i > 0 and p["game"] != points[i - 1]["game"]
-    ]
-    return {
-        "data": data,
-        "worst": list(zip(worst, boards, strict=True)),
-        "graph": path,
-        "game_starts": starts,
-        "match": bool(data["match_length"]),
-    }

@@ -64,7 +64,7 @@ TOURNAMENT_DEFAULTS: Final[dict[str, str | bool]] = {
 
 def _tournament_id(request: Request) -> int:
     text = request.path_params["tournament_id"]
-    if not text.isdigit() or len(text) > 12:
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
         raise ServerError("not_found", "no such tournament")
     return int(text)
 
@@ -155,7 +155,7 @@ async def tournament_unregister(request: Request) -> Response:
     tournament_id = _tournament_id(request)
     entrant = form_text(form, "entrant")
     await context_of(request).tournaments.unregister(
-        session.user, tournament_id, int(entrant) if entrant.isdigit() else None
+        session.user, tournament_id, int(entrant) if entrant.isascii() and entrant.isdigit() else None
     )
     return redirect_to(f"/tournaments/{tournament_id}")
 

@@ -9,6 +9,7 @@ import { drawGraph, graphSize, moveCursor } from "./graph.js";
 import { stepText } from "./format.js";
 import { clampStep, joinAnalysis, markedSteps, stepForKey } from "./nav.js";
 import { renderDecision, renderMoves, renderSummary, showCurrent } from "./panels.js";
+import { Rollouts, setupDeep } from "./deep.js";
 
 /** @typedef {import("./types.js").Step} Step */
 /** @typedef {import("./types.js").Analysis} Analysis */
@@ -27,6 +28,7 @@ import { renderDecision, renderMoves, renderSummary, showCurrent } from "./panel
  * @property {string} api
  * @property {string} progress
  * @property {Record<string, string>} texts
+ * @property {import("./deep.js").DeepBoot} deep the grandmaster analysis and rollouts
  */
 
 /** @param {string} id */
@@ -46,7 +48,7 @@ const boot = /** @type {Boot} */ (json("ab-boot"));
 /** @type {Analysis | null} */
 let analysis = json("ab-analysis");
 /** @type {Promise<Analysis | null> | null} asked for at once, with the replay */
-const asked = !analysis && boot.available ? askAnalysis() : null;
+const asked = !analysis && boot.available && boot.level !== boot.deep.level ? askAnalysis() : null;
 const steps = /** @type {Step[]} */ (await (await fetch(boot.replay)).json());
 
 /** @param {string} key */
@@ -65,6 +67,9 @@ let current = 0;
 let infos = joinAnalysis(steps, analysis);
 let marked = markedSteps(infos);
 let graph = draw();
+const rollouts = new Rollouts(boot.deep, say, showDecision);
+const deepBox = document.getElementById("ab-deep");
+if (deepBox) setupDeep(deepBox, boot.deep, boot.level, say);
 
 /** Draw the graph at the width it has on the page. */
 function draw() {
@@ -98,9 +103,15 @@ function go(n) {
   board.setTitle(`${say("Game")} ${step.g}: ${step.p === null || step.kind === "start" ? "" : `${boot.players[step.p]} `}${stepText(step, say)}`);
   root.dataset.step = String(current);
   showCurrent(list, current);
-  renderDecision(box, step, infos[current], boot.players, analysis !== null, say);
+  showDecision();
   moveCursor(graph, current);
   byId("ab-where").textContent = `${current + 1} / ${steps.length}`;
+}
+
+/** The decision panel of the step shown, with its rollouts. */
+function showDecision() {
+  renderDecision(box, steps[current], infos[current], boot.players, analysis !== null, say);
+  rollouts.decorate(box, infos[current].decisions);
 }
 
 function analysed() {
@@ -108,7 +119,8 @@ function analysed() {
   marked = markedSteps(infos);
   graph = draw();
   renderMoves(list, steps, infos, boot.players, say, go);
-  if (analysis) renderSummary(byId("ab-summary"), analysis, say);
+  // the names as the page writes them (a bot's level in the page's language)
+  if (analysis) renderSummary(byId("ab-summary"), { ...analysis, totals: analysis.totals.map((p) => ({ ...p, name: boot.players[p.player] || p.name })) }, say);
   root.dataset.analysed = analysis ? "true" : "false";
   go(current);
 }

@@ -324,6 +324,8 @@ export default {
   "hint.net": "Equities from the variant's trained neural net (points per game).",
   "hint.scoreNote": "The hand-made variant bot's score: it ranks the moves but is not an equity.",
   "error.hint_refused": "No hints here: only in casual games and against the bot.",
+  "error.busy": "You have deep work running already: wait for it or cancel it.",
+  "error.not_analysed": "Analyse the match first.",
   "info.rules": "Rules",
   "chat.as_guest": "Chat as a guest",
 };

@@ -324,6 +324,8 @@ export default {
   "hint.net": "Équités du réseau de neurones entraîné de la variante (points par partie).",
   "hint.scoreNote": "La note du robot fait main de la variante : elle classe les coups mais n'est pas une équité.",
   "error.hint_refused": "Pas de conseil ici : seulement en partie amicale et contre le robot.",
+  "error.busy": "Un travail approfondi est déjà en cours pour vous : attendez-le ou annulez-le.",
+  "error.not_analysed": "Analysez d'abord le match.",
   "info.rules": "Règles",
   "chat.as_guest": "Discuter en invité",
 };

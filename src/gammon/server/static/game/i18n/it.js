@@ -324,6 +324,8 @@ export default {
   "hint.net": "Equity della rete neurale addestrata della variante (punti per partita).",
   "hint.scoreNote": "Il punteggio del bot artigianale della variante: ordina le mosse ma non è una equity.",
   "error.hint_refused": "Niente suggerimenti qui: solo in partite amichevoli e contro il bot.",
+  "error.busy": "Hai già un lavoro approfondito in corso: aspettalo o annullalo.",
+  "error.not_analysed": "Analizza prima il match.",
   "info.rules": "Regole",
   "chat.as_guest": "Scrivi come ospite",
 };
