@@ -26,6 +26,8 @@
  * @property {number | null} selected
  * @property {boolean} interactive
  * @property {string | null} [confirm] the label of a click on the dice that confirms the move
+ * @property {{progress: number, ms: number, label: string} | null} [sending] a complete move about to be
+ *   sent by itself: how far its grace has run (0..1), the grace in ms, and the words shown
  */
 /**
  * @typedef {object} Handlers
@@ -505,10 +507,22 @@ export class BoardView {
       const x = cx + (i - (n - 1) / 2) * gap;
       drawDie(g, x, MID, size, v, `s${dice.seat}${dice.used && dice.used[i] ? " used" : ""}`);
     });
+    const width = (n - 1) * gap + size + 16;
+    const sending = model.sending;
+    if (sending) {
+      // the move goes by itself in a moment: a ring round the dice runs out, with the words
+      const ring = svg("rect", {
+        x: cx - width / 2 - 6, y: MID - size / 2 - 14, width: width + 12, height: size + 28, rx: 14,
+        class: "dice-countdown", pathLength: 100, "data-testid": "sending",
+      }, g);
+      ring.style.animationDuration = `${sending.ms}ms`;
+      ring.style.animationDelay = `${-Math.round(sending.progress * sending.ms)}ms`;
+      const words = svg("text", { x: cx, y: MID + size / 2 + 36, class: "dice-sending", "text-anchor": "middle" }, g);
+      words.textContent = sending.label;
+    }
     const onDice = this.handlers.onDice;
     if (!model.confirm || !onDice) return;
-    // the move is complete: a click (or Enter) on the dice confirms it
-    const width = (n - 1) * gap + size + 16;
+    // the move is complete: a click (or Enter) on the dice confirms it (at once)
     const hit = svg("rect", {
       x: cx - width / 2, y: MID - size / 2 - 8, width, height: size + 16, rx: 10,
       class: "dice-confirm", role: "button", tabindex: 0, "aria-label": model.confirm, "data-action": "confirm-dice",
@@ -600,7 +614,8 @@ export class BoardView {
 
   /** @param {PointerEvent} e */
   pointerDown(e) {
-    if (!this.model || !this.model.interactive || e.button > 0) return;
+    // while a complete move waits to be sent, a click anywhere on the points takes it back
+    if (!this.model || !(this.model.interactive || this.model.sending) || e.button > 0) return;
     const target = e.target instanceof Element ? /** @type {HTMLElement | null} */ (e.target.closest("[data-point]")) : null;
     if (!target) return;
     const point = Number(target.dataset.point);
