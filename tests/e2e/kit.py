@@ -238,7 +238,7 @@ def create_table(page: Page, **options: Any) -> str:
     page.goto("/")
     form = page.locator("#create-table")
     for name, value in options.items():
-        field_ = form.locator(f"[name={name}]")
+        field_ = form.locator(f"[name={name}]:not([type=hidden])")
         kind = field_.get_attribute("type")
         tag = field_.evaluate("e => e.tagName")
         if kind == "checkbox":

@@ -101,6 +101,7 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "bad_credentials": 401,
     "not_available": 404,
     "hint_refused": 403,
+    "chat_closed": 403,
     "internal": 500,
 }
 

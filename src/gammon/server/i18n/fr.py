@@ -134,6 +134,8 @@ PAGES: Final[dict[str, str]] = {
     "The bot": "Le robot",
     "Bot level": "Niveau du robot",
     "Private (not listed: share the link)": "Privée (non listée : partagez le lien)",
+    "Visitors may chat": "Les visiteurs peuvent écrire dans le chat",
+    "Visitors (signed in, not seated) may write in the table's chat. Off by default at rated and staked tables, where a kibitzer could coach a player.": "Les visiteurs (connectés, non assis) peuvent écrire dans le chat de la table. Désactivé par défaut aux tables classées ou avec mise, où un spectateur pourrait conseiller un joueur.",
     "Create the table": "Créer la table",
     "empty": "libre",
     "vs": "contre",

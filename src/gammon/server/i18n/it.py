@@ -134,6 +134,8 @@ PAGES: Final[dict[str, str]] = {
     "The bot": "Il bot",
     "Bot level": "Livello del bot",
     "Private (not listed: share the link)": "Privato (non elencato: condividi il link)",
+    "Visitors may chat": "I visitatori possono scrivere in chat",
+    "Visitors (signed in, not seated) may write in the table's chat. Off by default at rated and staked tables, where a kibitzer could coach a player.": "I visitatori (con accesso, non seduti) possono scrivere nella chat del tavolo. Disattivato di norma ai tavoli classificati o con posta, dove uno spettatore potrebbe consigliare un giocatore.",
     "Create the table": "Crea il tavolo",
     "empty": "libero",
     "vs": "contro",

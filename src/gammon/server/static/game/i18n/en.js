@@ -323,6 +323,12 @@ export default {
   "hint.cube": "Cube: {action}",
   "hint.equity": "equity {equity}",
   "error.hint_refused": "No hints here: only in casual games and against the bot.",
+  "error.chat_closed": "Only the players may chat at this table.",
+  "chat.closed": "Only the players may chat at this table: visitors may read but not write (the table's choice).",
+  "opt.no_spectator_chat": "visitors may not chat",
+  "moves.earlier": "Earlier games…",
+  "moves.earlier_hint": "Games {from}–{to} are not shown yet: pick one to read its moves.",
+  "moves.loading": "Loading game {n}…",
   "info.rules": "Rules",
   "chat.as_guest": "Chat as a guest",
 };

@@ -323,6 +323,12 @@ export default {
   "hint.cube": "Videau : {action}",
   "hint.equity": "équité {equity}",
   "error.hint_refused": "Pas de conseil ici : seulement en partie amicale et contre le robot.",
+  "error.chat_closed": "Seuls les joueurs peuvent écrire dans le chat de cette table.",
+  "chat.closed": "Seuls les joueurs peuvent écrire ici : les visiteurs lisent mais n'écrivent pas (choix de la table).",
+  "opt.no_spectator_chat": "chat fermé aux visiteurs",
+  "moves.earlier": "Parties précédentes…",
+  "moves.earlier_hint": "Les parties {from} à {to} ne sont pas encore affichées : choisissez-en une pour lire ses coups.",
+  "moves.loading": "Chargement de la partie {n}…",
   "info.rules": "Règles",
   "chat.as_guest": "Discuter en invité",
 };

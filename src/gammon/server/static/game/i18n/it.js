@@ -323,6 +323,12 @@ export default {
   "hint.cube": "Cubo: {action}",
   "hint.equity": "equity {equity}",
   "error.hint_refused": "Niente suggerimenti qui: solo in partite amichevoli e contro il bot.",
+  "error.chat_closed": "Solo i giocatori possono scrivere nella chat di questo tavolo.",
+  "chat.closed": "Solo i giocatori possono scrivere qui: i visitatori leggono ma non scrivono (scelta del tavolo).",
+  "opt.no_spectator_chat": "chat chiusa ai visitatori",
+  "moves.earlier": "Partite precedenti…",
+  "moves.earlier_hint": "Le partite da {from} a {to} non sono ancora mostrate: scegline una per leggerne le mosse.",
+  "moves.loading": "Caricamento della partita {n}…",
   "info.rules": "Regole",
   "chat.as_guest": "Scrivi come ospite",
 };
