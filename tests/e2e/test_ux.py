@@ -222,6 +222,7 @@ def test_a_complete_move_goes_after_a_grace_that_undo_takes_back(
     expect(page.locator("[data-testid=sending]")).to_have_count(1)
     expect(page.locator(".board .dice-sending")).to_have_text("sending…")
     expect(page.locator("[data-testid=status]")).to_contain_text("goes in a moment")
+    shot(page, "ux-grace-countdown")
     page.locator("[data-action=undo]").click()
     expect(page.locator("[data-testid=sending]")).to_have_count(0)
     assert page.evaluate("() => window.gammonPage.input.sending") is None
