@@ -25,7 +25,6 @@ from e2e.kit import (
     next_action,
     open_table,
     play_step,
-    play_to_our_move,
     play_while,
     seat_of,
     shot,
@@ -197,6 +196,17 @@ def _complete_a_move(page: Any) -> None:
     raise AssertionError("the move never became complete")
 
 
+def _our_unforced_move(page: Any) -> None:
+    """Wait for a move of ours that is not forced: at a table without a cube the server
+    rolls for both sides and forced moves play by themselves, so nothing needs a click."""
+    page.wait_for_function(
+        """() => { const p = window.gammonPage;
+        return p.input.canMove() && !p.match.forced && !p.input.played.length
+          && Boolean(document.querySelector('.board.interactive .hit.src')); }""",
+        timeout=90_000,
+    )
+
+
 def test_a_complete_move_goes_after_a_grace_that_undo_takes_back(
     server: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
@@ -204,12 +214,7 @@ def test_a_complete_move_goes_after_a_grace_that_undo_takes_back(
     sent = SentFrames(page)  # before the table's socket opens
     sign_up(page)
     create_table(page, opponent="bot", bot_level="beginner", match_length=3, cube=False)
-    for _ in range(30):  # a move of ours that is not forced (it would play by itself)
-        play_to_our_move(page)
-        if not page.evaluate("() => window.gammonPage.match.forced"):
-            break
-        v = version(page)
-        page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    _our_unforced_move(page)
     # the confirmation setting is off by default: moves go by themselves
     assert page.evaluate("() => window.gammonPage.input.autoConfirm") is True
     expect(page.locator("[data-testid=confirm-myself]")).not_to_be_checked()
@@ -259,6 +264,15 @@ def test_a_complete_move_goes_after_a_grace_that_undo_takes_back(
     page.reload()
     wait_synced(page)
     assert page.evaluate("() => window.gammonPage.input.autoConfirm") is True
+
+    # Enter confirms at once, whatever the grace
+    _our_unforced_move(page)
+    page.evaluate("() => { window.gammonPage.input.graceMs = 600000; }")
+    v = version(page)
+    _complete_a_move(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    assert sent.count("move") == moves + 2
 
 
 def test_a_double_click_takes_one_checker_on_by_both_dice(
