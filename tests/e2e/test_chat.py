@@ -94,6 +94,8 @@ def test_a_table_can_keep_its_chat_to_the_players(
     box = alice.locator("[data-testid=spectator-chat]")
     expect(box).to_be_checked()  # a casual table: on
     expect(alice.locator("#spectator-chat-help")).to_contain_text("kibitzer")
+    help_ = alice.locator("#create-table label:has(#spectator-chat) .opt-help")
+    assert "kibitzer" in (help_.get_attribute("title") or "")
     alice.locator("#create-table input[name=stake]").fill("5")
     expect(box).not_to_be_checked()  # staked: off by default
     alice.locator("#create-table input[name=stake]").fill("0")
