@@ -238,7 +238,7 @@ def create_table(page: Page, **options: Any) -> str:
     page.goto("/")
     form = page.locator("#create-table")
     for name, value in options.items():
-        field_ = form.locator(f"[name={name}]")
+        field_ = form.locator(f"[name={name}]:not([type=hidden])")
         kind = field_.get_attribute("type")
         tag = field_.evaluate("e => e.tagName")
         if kind == "checkbox":
@@ -322,7 +322,10 @@ def version(page: Page) -> int:
 def play_step(page: Page, what: str, *, use_forced: bool = True) -> None:
     """Do one thing the page offers: confirm, play a forced move, click a checker or a point."""
     if what == "confirm":
-        page.locator("[data-action=confirm-move]").click()
+        # a complete move also goes by itself after a short grace (the default): the button
+        # may go before the click
+        with contextlib.suppress(playwright_api.TimeoutError):
+            page.locator("[data-action=confirm-move]").click(timeout=3000)
     elif what == "forced" and use_forced:
         # forced moves play by themselves by default: the button may go before the click
         with contextlib.suppress(playwright_api.TimeoutError):

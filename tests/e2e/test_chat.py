@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from e2e.kit import Browse, GammonServer, create_table, open_table, shot, sign_up
+from e2e.kit import Browse, GammonServer, Watch, create_table, open_table, shot, sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -80,3 +80,45 @@ def test_a_visitor_chats_as_a_guest_in_one_click(
     line = alice.locator("[data-testid=chat-log] li").last
     expect(line).to_contain_text("hello from a guest")
     expect(line.locator(".tag")).to_have_text("spectator")
+
+
+def test_a_table_can_keep_its_chat_to_the_players(
+    server: GammonServer, browse: Browse, watch: Watch, expect: Callable[..., Any]
+) -> None:
+    """Issue #18: "visitors may chat if the table allows". The lobby's box ticks itself off
+    for a staked or rated table; unticked, a visitor's page hides the chat box and says why,
+    the match panel says so, and the players still chat."""
+    alice = browse.page(server.url, "desktop", "alice")
+    sign_up(alice)
+    alice.goto("/")
+    box = alice.locator("[data-testid=spectator-chat]")
+    expect(box).to_be_checked()  # a casual table: on
+    expect(alice.locator("#spectator-chat-help")).to_contain_text("kibitzer")
+    help_ = alice.locator("#create-table label:has(#spectator-chat) .opt-help")
+    assert "kibitzer" in (help_.get_attribute("title") or "")
+    alice.locator("#create-table input[name=stake]").fill("5")
+    expect(box).not_to_be_checked()  # staked: off by default
+    alice.locator("#create-table input[name=stake]").fill("0")
+    expect(box).to_be_checked()
+    table = create_table(
+        alice, opponent="bot", bot_level="beginner", match_length=3, spectator_chat=False
+    )
+    expect(alice.locator("[data-testid=info]")).to_contain_text("visitors may not chat")
+    expect(alice.locator(".chat-form")).to_be_visible()  # a player chats
+
+    carol = browse.page(server.url, "desktop", "carol")  # signed in, watching
+    sign_up(carol)
+    open_table(carol, table)
+    expect(carol.locator(".chat-form")).to_be_hidden()
+    expect(carol.locator("[data-testid=chat-closed]")).to_contain_text("Only the players")
+    expect(carol.locator("[data-action=chat-as-guest]")).to_have_count(0)
+
+    alice.locator("[data-testid=chat-input]").fill("just us")
+    alice.keyboard.press("Enter")
+    expect(carol.locator("[data-testid=chat-log] li").last).to_contain_text("just us")
+
+    # the server refuses a line the page would not offer, with its translated reason
+    watch.allow(r"server error chat_closed")
+    carol.evaluate("() => window.gammonPage.send({type: 'chat', text: 'psst'})")
+    expect(carol.locator("[data-testid=notice]")).to_contain_text("Only the players may chat")
+    shot(carol, "chat-closed")

@@ -35,7 +35,7 @@ def test_the_rules_pages(
     expect(page.locator("h1")).to_have_text(title)
     expect(page.locator("[data-testid=rules-board] svg")).to_have_count(1)
     assert page.locator("[data-testid=rules-basics] li").count() >= 5
-    assert page.locator("[data-testid=rules-options] dt").count() == 9
+    assert page.locator("[data-testid=rules-options] dt").count() == 10
     expect(page.locator("#variants h2")).to_have_text(variant_word)
     links = page.locator("[data-testid=rules-variants] a")
     assert links.count() == 12  # 11 variants and the tavli rotation
@@ -56,7 +56,7 @@ def test_play_the_bot_in_one_click_and_the_rules_links(
     page.goto("/")
     # every option explained beside it, and all of them above the fold at 1280×800
     helps = page.locator("#create-table .opt-help[title]")
-    assert helps.count() == 10  # the nine table options and rated
+    assert helps.count() == 11  # the nine table options, rated and "visitors may chat"
     assert all(helps.nth(i).get_attribute("title") for i in range(helps.count()))
     last = page.locator("#create-table fieldset").last.bounding_box()
     assert last is not None and last["y"] + last["height"] <= 800, last

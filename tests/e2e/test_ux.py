@@ -17,6 +17,7 @@ import pytest
 from e2e.kit import (
     Browse,
     GammonServer,
+    SentFrames,
     Watch,
     confirm,
     create_table,
@@ -148,9 +149,8 @@ def test_moving_aids_sounds_and_the_cube(
     )
     assert "move" in page.evaluate("() => window.gammonSound.played")
 
-    # auto-confirm: the move goes by itself once complete
-    page.locator("[data-testid=auto-confirm]").check()
-    assert page.evaluate("() => localStorage.getItem('gammon.autoConfirm')") == "1"
+    # by default the move goes by itself once complete (after a short grace)
+    expect(page.locator("[data-testid=confirm-myself]")).not_to_be_checked()
     v = version(page)
     for _ in range(8):
         if page.evaluate("() => window.gammonPage.version") > v:
@@ -185,6 +185,95 @@ def test_moving_aids_sounds_and_the_cube(
     expect(page.locator(".board .cube.disabled title")).to_have_text(
         "Crawford game: nobody may double"
     )
+
+
+def _complete_a_move(page: Any) -> None:
+    """Click checkers (one click: the larger die, the rest when one way is left) until the
+    move is complete and waits to be sent."""
+    for _ in range(8):
+        if page.evaluate("() => window.gammonPage.input.sending !== null"):
+            return
+        page.locator(".board.interactive .hit.src").first.click()
+    raise AssertionError("the move never became complete")
+
+
+def _our_unforced_move(page: Any) -> None:
+    """Wait for a move of ours that is not forced: at a table without a cube the server
+    rolls for both sides and forced moves play by themselves, so nothing needs a click."""
+    page.wait_for_function(
+        """() => { const p = window.gammonPage;
+        return p.input.canMove() && !p.match.forced && !p.input.played.length
+          && Boolean(document.querySelector('.board.interactive .hit.src')); }""",
+        timeout=90_000,
+    )
+
+
+def test_a_complete_move_goes_after_a_grace_that_undo_takes_back(
+    server: GammonServer, browse: Browse, expect: Callable[..., Any]
+) -> None:
+    page = browse.page(server.url, "desktop", "alice")
+    sent = SentFrames(page)  # before the table's socket opens
+    sign_up(page)
+    create_table(page, opponent="bot", bot_level="beginner", match_length=3, cube=False)
+    _our_unforced_move(page)
+    # the confirmation setting is off by default: moves go by themselves
+    assert page.evaluate("() => window.gammonPage.input.autoConfirm") is True
+    expect(page.locator("[data-testid=confirm-myself]")).not_to_be_checked()
+    # a longer grace for the checks in between, so that a slow machine cannot outrun it
+    page.evaluate("() => { window.gammonPage.input.graceMs = 3000; }")
+    before, moves = version(page), sent.count("move")
+
+    # 1. complete: the dice count down, "sending…" shows, Undo stays live; Undo takes it back
+    _complete_a_move(page)
+    expect(page.locator("[data-testid=sending]")).to_have_count(1)
+    expect(page.locator(".board .dice-sending")).to_have_text("sending…")
+    expect(page.locator("[data-testid=status]")).to_contain_text("goes in a moment")
+    shot(page, "ux-grace-countdown")
+    page.locator("[data-action=undo]").click()
+    expect(page.locator("[data-testid=sending]")).to_have_count(0)
+    assert page.evaluate("() => window.gammonPage.input.sending") is None
+
+    # 2. complete again; a click on a checker during the grace keeps the move here too
+    _complete_a_move(page)
+    expect(page.locator("[data-testid=sending]")).to_have_count(1)
+    page.wait_for_timeout(450)  # not the second click of a double-click (that one is ignored)
+    page.locator(".board .hit[data-point='6']").click()
+    expect(page.locator("[data-testid=sending]")).to_have_count(0)
+    assert page.evaluate("() => window.gammonPage.input.played.length") > 0
+    expect(page.locator("[data-action=confirm-move]")).to_be_enabled()
+    page.wait_for_timeout(3500)  # past both graces: a send not taken back would have gone
+    assert (version(page), sent.count("move")) == (before, moves)  # nothing was sent
+
+    # 3. with the page's own grace (1 s), a complete move goes by itself, once
+    page.evaluate("() => { window.gammonPage.input.graceMs = 1000; }")
+    while page.evaluate("() => window.gammonPage.input.played.length"):
+        page.locator("[data-action=undo]").click()
+    _complete_a_move(page)
+    started = page.evaluate("() => window.gammonPage.input.sending.since")
+    page.wait_for_function("v => window.gammonPage.version > v", arg=before)
+    took = page.evaluate("() => performance.now()") - started
+    assert took >= 990, took  # not before the grace is over
+    assert sent.count("move") == moves + 1
+
+    # "confirm my moves myself" ticked: stored as the old setting's "0", honoured on reload
+    page.locator("[data-testid=confirm-myself]").check()
+    assert page.evaluate("() => localStorage.getItem('gammon.autoConfirm')") == "0"
+    page.reload()
+    wait_synced(page)
+    assert page.evaluate("() => window.gammonPage.input.autoConfirm") is False
+    page.evaluate("() => localStorage.setItem('gammon.autoConfirm', '1')")
+    page.reload()
+    wait_synced(page)
+    assert page.evaluate("() => window.gammonPage.input.autoConfirm") is True
+
+    # Enter confirms at once, whatever the grace
+    _our_unforced_move(page)
+    page.evaluate("() => { window.gammonPage.input.graceMs = 600000; }")
+    v = version(page)
+    _complete_a_move(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+    assert sent.count("move") == moves + 2
 
 
 def test_a_double_click_takes_one_checker_on_by_both_dice(

@@ -35,3 +35,54 @@ test("a played roll is never overwritten", () => {
   assert.equal(cells.length, 3);
   assert.equal(cells[1].move, false);
 });
+
+// A table's entries as the server pages them: game 2 begins in the entry that ends game 1.
+const ENDS_1 = {
+  kind: "action", version: 9, data: { events: [
+    { kind: "moved", player: 0, data: { move: "6/off(2)", dice: [6, 6] } },
+    { kind: "game_over", player: 0, data: { game: 1, points: 1, result: 1, reason: "bear_off" } },
+    { kind: "game_started", player: null, data: { game: 2 } },
+    { kind: "opening_roll", player: null, data: { dice: [4, 1] } },
+    { kind: "starts", player: 0, data: { dice: [4, 1] } },
+  ] },
+};
+const MOVES_2 = {
+  kind: "action", version: 10, data: { events: [
+    { kind: "moved", player: 0, data: { move: "24/23 13/9", dice: [4, 1] } },
+  ] },
+};
+
+test("a snapshot's history keeps its own game, not the scraps of the one before", () => {
+  const list = new MoveList();
+  list.setHistory([ENDS_1, MOVES_2], 2);
+  assert.equal(list.firstGame, 2);
+  assert.deepEqual(list.games.map((g) => g.number), [2]);
+  assert.deepEqual(list.games[0].rows[0][0], { kind: "roll", dice: [4, 1], move: "24/23 13/9" });
+});
+
+test("an earlier game is asked for once, kept, and read from its page", () => {
+  const list = new MoveList();
+  list.setHistory([ENDS_1, MOVES_2], 2);
+  assert.equal(list.toggleEarlier(1), true); // opened: ask
+  assert.equal(list.toggleEarlier(1), false); // closed
+  assert.equal(list.toggleEarlier(1), false); // opened again: asked already
+  const page1 = [
+    { kind: "start", version: 3, data: {} },
+    { kind: "action", version: 4, data: { events: [
+      { kind: "game_started", player: null, data: { game: 1 } },
+      { kind: "starts", player: 0, data: { dice: [6, 6] } },
+    ] } },
+    ENDS_1,
+  ];
+  list.setEarlier(1, page1);
+  const g = list.earlier.get(1);
+  assert.ok(g);
+  assert.equal(g.number, 1);
+  assert.deepEqual(g.rows[0][0], { kind: "roll", dice: [6, 6], move: "6/off(2)" });
+  assert.equal(g.result.winner, 0);
+  assert.equal(list.loading.size, 0);
+  assert.equal(list.toggleEarlier(1), false); // kept: never asked again
+  assert.equal(list.toggleEarlier(1), false);
+  list.forget();
+  assert.equal(list.earlier.size, 0);
+});

@@ -63,6 +63,7 @@ def test_lobby_has_every_table_option(server: RunningServer) -> None:
             "seat",
             "opponent",
             "private",
+            "spectator_chat",
         ):
             assert f'name="{name}"' in page.text, name
         assert page.headers["x-frame-options"] == "DENY"
@@ -201,6 +202,7 @@ def test_create_table_form_reads_every_option(server: RunningServer) -> None:
             "clock_reserve_per_point": "10",
             "seat": "1",
             "private": "on",
+            "spectator_chat": "on",  # ticked by the creator (a staked table's default is off)
         }
         r = web.post("/tables", data=form)
         assert r.status_code == 303, r.text
@@ -221,6 +223,7 @@ def test_create_table_form_reads_every_option(server: RunningServer) -> None:
             "first_move": "alternate",
             "clock": {"delay": 5.0, "reserve_base": 30.0, "reserve_per_point": 10.0},
             "rated": False,
+            "spectator_chat": True,
         }
         assert table["private"] is True and table["seats"][1] is not None
         assert table["id"] not in web.get("/").text  # private: not listed
@@ -379,3 +382,24 @@ def test_a_finished_match_is_analysed(players: Make) -> None:
     r = a.http.get(f"/api/tables/{pair.table}/analysis", params={"level": "grandmaster"})
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_analysed"
     assert a.http.get("/api/tables/nosuchtable/analysis").status_code == 404
+
+
+def test_the_lobby_form_can_close_the_chat_to_visitors(server: RunningServer) -> None:
+    """The lobby's "visitors may chat" box: a hidden ``off`` comes first and the ticked box's
+    ``on`` after it (the last value wins), so an unticked box closes the chat."""
+    with browser(server) as web:
+        page = web.get("/").text
+        hidden = page.index('<input type="hidden" name="spectator_chat" value="off">')
+        assert hidden < page.index('name="spectator_chat" value="on"')
+        for sent, chat in ((["off"], False), (["off", "on"], True)):
+            token = csrf_of(web.get("/").text)
+            form = [("csrf_token", token), ("match_length", "3"), ("cube", "on")]
+            form += [("spectator_chat", value) for value in sent]
+            r = web.post(
+                "/tables",
+                content="&".join(f"{k}={v}" for k, v in form),
+                headers={"Content-Type": "application/x-www-form-urlencoded"},
+            )
+            assert r.status_code == 303, r.text
+            table = web.get(f"/api/tables/{r.headers['location'].rsplit('/', 1)[1]}").json()
+            assert table["options"]["spectator_chat"] is chat, sent

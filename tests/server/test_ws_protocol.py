@@ -284,6 +284,59 @@ def test_chat_is_escaped_and_spectators_watch(players: Make, server: RunningServ
     wait_state(pair.ws(1), lambda s: s["spectators"] == {"count": 0, "names": []})
 
 
+def test_visitors_chat_where_the_table_allows(players: Make) -> None:
+    """Issue #18: "visitors may chat if the table allows" (``spectator_chat``): on by default
+    at a casual table; the creator may turn it off, and then a visitor's line is refused with
+    ``chat_closed`` and changes nothing, while the players still chat."""
+    # a casual table: on by default, a visitor chats
+    pair = start_pair(players, match_length=3)
+    assert pair.ws(0).state is not None
+    assert pair.ws(0).state["table"]["options"]["spectator_chat"] is True
+    visitor = players()
+    ws = visitor.connect(pair.table)
+    state = ws.recv()
+    assert state["you"]["seat"] is None and state["you"]["can_chat"] is True
+    assert ws.reply({"type": "chat", "text": "nice roll"})["type"] == "ack"
+    line = pair.ws(0).until(lambda m: m.get("kind") == "chat")
+    assert line["data"]["text"] == "nice roll" and line["data"]["seat"] is None
+
+    # a table whose creator closed the chat to visitors
+    closed = start_pair(players, match_length=3, spectator_chat=False)
+    seated = closed.ws(0)
+    assert seated.state is not None and seated.state["you"]["can_chat"] is True
+    assert seated.state["table"]["options"]["spectator_chat"] is False
+    other = players()
+    wv = other.connect(closed.table)
+    state = wv.recv()
+    assert state["you"]["seat"] is None and state["you"]["can_chat"] is False
+    before = state["version"]
+    refused = wv.reply({"type": "chat", "text": "take it!"})
+    assert refused["type"] == "error" and refused["code"] == "chat_closed", refused
+    assert "only the players" in refused["message"]
+    # nothing changed: the players still chat, and their line is the next version
+    assert seated.reply({"type": "chat", "text": "gl"})["type"] == "ack"
+    line = wv.until(lambda m: m.get("kind") == "chat")
+    assert line["data"]["text"] == "gl" and line["data"]["seat"] == 0
+    assert line["version"] == before + 1
+    assert closed.ws(1).reply({"type": "chat", "text": "hf"})["type"] == "ack"
+    # a snapshot holds only the players' lines
+    snapshot = players().connect(closed.table, last_version=0).recv()
+    assert [c["text"] for c in snapshot["chat"]] == ["gl", "hf"]
+
+
+def test_rated_and_staked_tables_keep_the_chat_to_the_players_by_default(
+    players: Make, server: RunningServer
+) -> None:
+    owner = players()
+    staked = owner.create(stake=1, cube_limit=8)
+    assert staked["options"]["spectator_chat"] is False
+    opened = owner.create(stake=1, cube_limit=8, spectator_chat=True)
+    assert opened["options"]["spectator_chat"] is True
+    assert owner.create(match_length=1)["options"]["spectator_chat"] is True
+    bad = owner.post("/api/tables", {"match_length": 1, "spectator_chat": "maybe"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_options"
+
+
 def test_seeds_and_commitment_before_the_first_roll(players: Make) -> None:
     a, b = players(), players()
     table = a.create(match_length=1)["id"]

@@ -17,6 +17,14 @@ starting the next one unless the table says otherwise:
 ('plakoto', 'winner', 2)
 >>> TableOptions(variant="tavli", match_length=5, cube=False, first_move="rolloff").first_move
 'rolloff'
+
+Visitors (signed in, not seated) may chat at a casual table; at a rated or staked one they
+may not unless the table says so, since a kibitzer could coach a player there:
+
+>>> TableOptions(match_length=5).spectator_chat, TableOptions(match_length=5, rated=True).spectator_chat
+(True, False)
+>>> TableOptions(stake=5, cube_limit=8).spectator_chat, TableOptions(rated=True, match_length=3, spectator_chat=True).spectator_chat
+(False, True)
 """
 
 from __future__ import annotations
@@ -118,6 +126,11 @@ class TableOptions:
     #: A rated match (docs/ratings.md): a match of at least 1 point between two
     #: signed-in accounts; money sessions are never rated.
     rated: bool = False
+    #: Whether visitors (signed in, not seated) may write in the table's chat.  None (the
+    #: default) is the table's kind: on at a casual table, off at a rated or staked one (a
+    #: kibitzer could coach a player there, as a hint would); the options always hold the
+    #: resolved value.
+    spectator_chat: bool | None = None
 
     def __post_init__(self) -> None:
         def need(cond: bool, message: str) -> None:
@@ -131,6 +144,9 @@ class TableOptions:
         if self.first_move is None:
             custom = "winner" if self.variant in ROTATIONS else "rolloff"
             object.__setattr__(self, "first_move", custom)
+        if self.spectator_chat is None:
+            casual = not (self.rated is True or (type(self.stake) is int and self.stake > 0))
+            object.__setattr__(self, "spectator_chat", casual)
         for name in ("match_length", "stake", "automatic_doubles"):
             value = getattr(self, name)
             need(
@@ -141,7 +157,16 @@ class TableOptions:
             self.match_length <= 255, f"match_length {self.match_length} is too long (at most 255)"
         )
         need(self.stake <= MAX_STAKE, f"stake {self.stake} is too large (at most {MAX_STAKE})")
-        for name in ("cube", "crawford", "jacoby", "beaver", "raccoon", "draw_last_roll", "rated"):
+        for name in (
+            "cube",
+            "crawford",
+            "jacoby",
+            "beaver",
+            "raccoon",
+            "draw_last_roll",
+            "rated",
+            "spectator_chat",
+        ):
             need(type(getattr(self, name)) is bool, f"{name} must be true or false")
         need(
             self.end_setting in get_args(EndSetting),

@@ -19,6 +19,10 @@ False
 (False, 'winner')
 >>> table_request({"variant": "tavla", "cube": "on", "crawford": "on"}, form=True).options.cube
 False
+>>> table_request({"match_length": 3, "rated": "on"}, form=True).options.spectator_chat
+False
+>>> table_request({"match_length": 3, "spectator_chat": "off"}, form=True).options.spectator_chat
+False
 >>> table_request({"variant": "plakoto", "cube": True}, form=False)
 Traceback (most recent call last):
 ...
@@ -116,7 +120,15 @@ def _number(value: Any, name: str) -> float:
 def table_request(data: Mapping[str, Any], *, form: bool) -> TableRequest:
     """A :class:`TableRequest`; ``form=True`` reads HTML form semantics (an absent
     checkbox is false), else JSON (an absent field keeps its default)."""
-    known = {*BOOLEAN_OPTIONS, *_INT_OPTIONS, *_TEXT_OPTIONS, "cube_limit", "clock", *_EXTRA}
+    known = {
+        *BOOLEAN_OPTIONS,
+        *_INT_OPTIONS,
+        *_TEXT_OPTIONS,
+        "cube_limit",
+        "clock",
+        "spectator_chat",
+        *_EXTRA,
+    }
     unknown = [str(k) for k in data if k not in known]
     if unknown:
         raise ServerError("bad_message", f"unknown fields: {', '.join(sorted(unknown))[:200]}")
@@ -134,6 +146,10 @@ def table_request(data: Mapping[str, Any], *, form: bool) -> TableRequest:
             if not isinstance(data[name], str) or len(data[name]) > 40:
                 raise _bad(f"{name} must be text")
             values[name] = data[name]
+    # "visitors may chat": absent (or null) is the table's kind (TableOptions); the lobby's
+    # form sends "off" in a hidden field before its checkbox, so an unticked box says so
+    if data.get("spectator_chat") is not None:
+        values["spectator_chat"] = _flag(data["spectator_chat"], "spectator_chat")
     if values.get("first_move") == "":
         del values["first_move"]  # the variant's custom (the lobby's "traditional")
     limit = data.get("cube_limit")

@@ -103,6 +103,7 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "hint_refused": 403,
     "busy": 409,
     "not_analysed": 409,
+    "chat_closed": 403,
     "internal": 500,
 }
 

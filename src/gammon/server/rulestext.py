@@ -101,6 +101,7 @@ OPTION_HELP: Final[dict[str, dict[str, str]]] = {
         "automatic_doubles": "Money: each tie of the opening roll doubles the cube, up to this number of times.",
         "first_move": "Who starts games after the first: a roll-off, the previous game's loser, its winner, or each player in turn; traditional: the variant's custom (the winner in tavli, else a roll-off).",
         "draw_last_roll": "When the player who started bears off first, the other rolls once more: bearing off everything with it draws the game.",
+        "spectator_chat": "Visitors (signed in, not seated) may write in the table's chat; off by default at rated and staked tables, where a kibitzer could coach a player.",
     },
     "fr": {
         "end_setting": "Plafonne ce qu'une partie rapporte : Oin seulement la partie simple, Mars jusqu'au gammon (2), Cox jusqu'au backgammon (3).",
@@ -112,6 +113,7 @@ OPTION_HELP: Final[dict[str, dict[str, str]]] = {
         "automatic_doubles": "Argent : chaque égalité au lancer d'ouverture double le videau, jusqu'à ce nombre de fois.",
         "first_move": "Qui commence les parties après la première : un lancer d'ouverture, le perdant de la précédente, son gagnant, ou chacun son tour ; traditionnel : l'usage de la variante (le gagnant au tavli, sinon un lancer d'ouverture).",
         "draw_last_roll": "Quand celui qui a commencé sort tout en premier, l'autre lance encore une fois : s'il sort tout avec ce lancer, la partie est nulle.",
+        "spectator_chat": "Les visiteurs (connectés, non assis) peuvent écrire dans le chat de la table ; désactivé par défaut aux tables classées ou avec mise, où un spectateur pourrait conseiller un joueur.",
     },
     "it": {
         "end_setting": "Limita quanto vale una partita: Oin solo la partita semplice, Mars fino al gammon (2), Cox fino al backgammon (3).",
@@ -123,6 +125,7 @@ OPTION_HELP: Final[dict[str, dict[str, str]]] = {
         "automatic_doubles": "Denaro: ogni pareggio del tiro d'apertura raddoppia il cubo, fino a questo numero di volte.",
         "first_move": "Chi comincia le partite dopo la prima: un tiro d'apertura, chi ha perso la precedente, chi l'ha vinta, o a turno; tradizionale: l'uso della variante (chi vince nel tavli, altrimenti un tiro d'apertura).",
         "draw_last_roll": "Quando chi ha cominciato porta fuori tutto per primo, l'altro tira ancora una volta: se porta fuori tutto con quel tiro, la partita è patta.",
+        "spectator_chat": "I visitatori (con accesso, non seduti) possono scrivere nella chat del tavolo; disattivato di norma ai tavoli classificati o con posta, dove uno spettatore potrebbe consigliare un giocatore.",
     },
 }
 

@@ -246,7 +246,7 @@ def state_view(
             "allowed": allowed,
             "can_sit": can_sit,
             "can_leave": seat is not None and state.status != "finished",
-            "can_chat": signed_in,
+            "can_chat": signed_in and (seat is not None or bool(state.options.spectator_chat)),
             "seed_needed": seat is not None and state.status == "playing" and not state.locked,
         },
         "match": None,

@@ -51,12 +51,17 @@ class Messages:
         fields = message.fields
         if kind == "chat":
             user = self._need_user(conn)
+            seat = self._table.seat(conn)
+            if seat is None and not loaded(self._table).options.spectator_chat:
+                raise ServerError(
+                    "chat_closed", "only the players may chat at this table (visitors may not)"
+                )
             text = clean_chat(fields["text"])
             return await self._table.commit(
                 "chat",
                 {
                     "name": user.name,
-                    "seat": self._table.seat(conn),
+                    "seat": seat,
                     "text": text,
                     "html": html.escape(text),
                     "user": user.id,

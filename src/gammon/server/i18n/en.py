@@ -19,6 +19,7 @@ ENGLISH: Final[dict[str, str]] = {
     "option.automatic_doubles": "Automatic doubles",
     "option.first_move": "First move in a series",
     "option.draw_last_roll": "Draw with the last roll",
+    "option.spectator_chat": "Visitors may chat",
     "variant.standard": "standard",
     "variant.nackgammon": "nackgammon",
     "variant.hypergammon": "hypergammon",

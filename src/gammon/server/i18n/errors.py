@@ -42,6 +42,13 @@ ERRORS: Final[tuple[tuple[re.Pattern[str], dict[str, str]], ...]] = tuple(
             },
         ),
         (
+            r"only the players may chat at this table \(visitors may not\)",
+            {
+                "fr": "seuls les joueurs peuvent écrire dans le chat de cette table (pas les visiteurs)",
+                "it": "solo i giocatori possono scrivere nella chat di questo tavolo (i visitatori no)",
+            },
+        ),
+        (
             r"raccoon needs beaver",
             {"fr": "le raccoon demande le beaver", "it": "il raccoon richiede il beaver"},
         ),

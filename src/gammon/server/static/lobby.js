@@ -81,6 +81,28 @@ function tavliNote() {
   update();
 }
 
+// "Visitors may chat" follows the table's kind until the creator touches it: ticked at a
+// casual table, unticked once the table is rated or staked (a kibitzer could coach a player
+// there; the server's default for a request without the field is the same).
+function spectatorChat() {
+  const form = /** @type {HTMLFormElement | null} */ (document.getElementById("create-table"));
+  const box = /** @type {HTMLInputElement | null} */ (document.getElementById("spectator-chat"));
+  if (!form || !box) return;
+  const rated = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=rated]"));
+  const stake = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=stake]"));
+  let touched = false;
+  box.addEventListener("change", () => {
+    touched = true;
+  });
+  const update = () => {
+    if (touched) return;
+    box.checked = !((rated && rated.checked) || (stake && Number(stake.value) > 0));
+  };
+  for (const input of [rated, stake]) if (input) input.addEventListener("input", update);
+  if (rated) rated.addEventListener("change", update);
+}
+
 start();
 cubeOptions();
 tavliNote();
+spectatorChat();

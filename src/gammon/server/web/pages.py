@@ -84,6 +84,7 @@ FORM_DEFAULTS: Final[dict[str, str | bool]] = {
     "bot_level": "intermediate",
     "private": False,
     "rated": False,
+    "spectator_chat": True,
 }
 
 

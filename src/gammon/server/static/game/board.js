@@ -28,6 +28,8 @@ import { LAYOUTS, barCentres, chooseLayout, cubeAt, isTop, pointU, rectAt, stack
  * @property {number | null} selected
  * @property {boolean} interactive
  * @property {string | null} [confirm] the label of a click on the dice that confirms the move
+ * @property {{progress: number, ms: number, label: string} | null} [sending] a complete move about to be
+ *   sent by itself: how far its grace has run (0..1), the grace in ms, and the words shown
  */
 /**
  * @typedef {object} Handlers
@@ -526,11 +528,24 @@ export class BoardView {
       const c = xy(o, cu + (i - (n - 1) / 2) * gap, o.MID);
       drawDie(g, c.x, c.y, size, value, `s${dice.seat}${dice.used && dice.used[i] ? " used" : ""}`);
     });
+    const width = (n - 1) * gap + size + 16;
+    const sending = model.sending;
+    if (sending) {
+      // the move goes by itself in a moment: a ring round the dice runs out, with the words
+      const ring = this.rect(g, cu - width / 2 - 6, o.MID - size / 2 - 14, width + 12, size + 28, {
+        rx: 14, class: "dice-countdown", pathLength: 100, "data-testid": "sending",
+      });
+      ring.style.animationDuration = `${sending.ms}ms`;
+      ring.style.animationDelay = `${-Math.round(sending.progress * sending.ms)}ms`;
+      // below the dice on the wide board; past the end of their column on the upright one
+      const at = o.transposed ? xy(o, cu + width / 2 + 22, o.MID) : xy(o, cu, o.MID + size / 2 + 36);
+      const words = svg("text", { x: at.x, y: at.y, class: "dice-sending", "text-anchor": "middle" }, g);
+      words.textContent = sending.label;
+    }
     const onDice = this.handlers.onDice;
     if (!model.confirm || !onDice) return;
-    // the move is complete: a click (or Enter) on the dice confirms it
-    const length = (n - 1) * gap + size + 16;
-    const hit = this.rect(g, cu - length / 2, o.MID - size / 2 - 8, length, size + 16, {
+    // the move is complete: a click (or Enter) on the dice confirms it (at once)
+    const hit = this.rect(g, cu - width / 2, o.MID - size / 2 - 8, width, size + 16, {
       rx: 10, class: "dice-confirm", role: "button", tabindex: 0, "aria-label": model.confirm, "data-action": "confirm-dice",
     });
     svg("title", {}, hit).textContent = model.confirm;
@@ -624,7 +639,8 @@ export class BoardView {
 
   /** @param {PointerEvent} e */
   pointerDown(e) {
-    if (!this.model || !this.model.interactive || e.button > 0) return;
+    // while a complete move waits to be sent, a click anywhere on the points takes it back
+    if (!this.model || !(this.model.interactive || this.model.sending) || e.button > 0) return;
     const target = e.target instanceof Element ? /** @type {HTMLElement | null} */ (e.target.closest("[data-point]")) : null;
     if (!target) return;
     const point = Number(target.dataset.point);

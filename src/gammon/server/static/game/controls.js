@@ -129,13 +129,15 @@ export function renderSettings(page) {
    * @param {string} key
    * @param {string} label
    * @param {() => void} [after]
+   * @param {boolean} [invert] the box ticked means the setting off
    */
-  const option = (testid, field, key, label, after) => {
+  const option = (testid, field, key, label, after, invert = false) => {
     const box = h("input", { type: "checkbox", "data-testid": testid });
-    box.checked = page.input[field];
+    box.checked = page.input[field] !== invert;
     box.addEventListener("change", () => {
-      page.input[field] = box.checked;
-      storage(key, box.checked ? "1" : "0");
+      const on = box.checked !== invert;
+      page.input[field] = on;
+      storage(key, on ? "1" : "0");
       if (after) after();
     });
     return h("label", { class: "check" }, box, " ", t(label));
@@ -143,7 +145,9 @@ export function renderSettings(page) {
   replaceChildren(e.settings,
     h("h2", {}, t("settings.title")),
     option("quick-move", "quickMove", "gammon.quickMove", "move.quick"),
-    option("auto-confirm", "autoConfirm", "gammon.autoConfirm", "move.auto_confirm", () => page.input.maybeAutoConfirm()),
+    // complete moves go by themselves after a short grace (the default); ticked, the player
+    // confirms each one (a click on the dice, Confirm, Enter)
+    option("confirm-myself", "autoConfirm", "gammon.autoConfirm", "move.confirm_myself", () => page.input.maybeAutoConfirm(), true),
     option("auto-forced", "autoForced", "gammon.autoForced", "move.auto_forced", () => page.input.maybeAutoPlay()),
     e.moveForm,
   );

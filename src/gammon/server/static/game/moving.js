@@ -9,6 +9,9 @@ import { MoveBuilder, playOn, turnFromState } from "./movebuilder.js";
 import { sound } from "./sound.js";
 import { storage } from "./dom.js";
 
+/** How long a complete move waits before it is sent by itself (ms): Undo or a click on a checker takes it back meanwhile. */
+export const GRACE_MS = 1000;
+
 /** @typedef {import("./page.js").GamePage} GamePage */
 /** @typedef {import("./movebuilder.js").Step} Step */
 /** @typedef {import("./movebuilder.js").StepAnswer} StepAnswer */
@@ -34,7 +37,12 @@ export class MoveInput {
     this.autoSent = null; // version at which a forced move was auto-played
     this.autoForced = storage("gammon.autoForced") !== "0"; // forced moves play by themselves (default)
     this.quickMove = storage("gammon.quickMove") !== "0"; // one click moves by a die (default)
-    this.autoConfirm = storage("gammon.autoConfirm") === "1";
+    // a complete move is sent by itself after a short grace (the default); "0" stored: the
+    // player confirms each move (a click on the dice, the Confirm button, Enter)
+    this.autoConfirm = storage("gammon.autoConfirm") !== "0";
+    this.graceMs = GRACE_MS;
+    /** @type {{played: Step[], timer: number, since: number} | null} a complete move about to be sent */
+    this.sending = null;
     /** @type {{from: number, to: number, at: number, count: number} | null} the last one-click step (for a double-click) */
     this.lastQuick = null;
     /** @type {{point: number, count: number} | null} a double-click waiting for the next step options */
@@ -43,6 +51,7 @@ export class MoveInput {
 
   // A new decision: whatever was being built belonged to the old one.
   reset() {
+    this.cancelSending();
     this.played = [];
     this.selected = null;
   }
@@ -130,8 +139,15 @@ export class MoveInput {
     if (this.quickMove && last && last.from === p && performance.now() - last.at < 400 && last.count === this.played.length) {
       // the second click of a double-click: the checker that just moved goes on
       this.lastQuick = null;
+      if (this.sending) return; // the first click finished the move: nothing more to play
       this.continueFrom = { point: last.to, count: this.played.length };
       this.continueQuick();
+      return;
+    }
+    if (this.sending) {
+      // a click on the board while the move waits to be sent: it stays, to confirm or undo
+      this.cancelSending();
+      this.page.render();
       return;
     }
     if (!opts || opts.complete) return;
@@ -192,6 +208,11 @@ export class MoveInput {
    * @param {number} to
    */
   onDrag(from, to) {
+    if (this.sending) {
+      this.cancelSending();
+      this.page.render();
+      return;
+    }
     const opts = this.options();
     if (!opts || opts.complete) return;
     if (this.destinations(opts, from).has(to)) this.playStep(from, to);
@@ -264,19 +285,57 @@ export class MoveInput {
     return true;
   }
 
-  // "Confirm my moves by themselves": a complete move is sent after a short pause (Undo
-  // stays possible meanwhile).
+  // A complete move is sent by itself after a grace (`graceMs`), unless the player confirms
+  // each move (the settings): meanwhile the dice show a countdown, Undo stays live and a
+  // click on Undo or on a checker takes the send back (the move then waits to be confirmed).
   maybeAutoConfirm() {
-    if (!this.autoConfirm || !this.played.length) return;
+    if (!this.autoConfirm || !this.played.length) {
+      if (this.cancelSending()) this.page.render();
+      return;
+    }
+    if (this.sending && this.sending.played === this.played) return;
+    this.cancelSending();
     const opts = this.options();
-    if (!opts || !opts.complete) return;
-    const key = this.stepsKey(this.played);
-    setTimeout(() => {
-      if (this.page.state && this.played.length && this.stepsKey(this.played) === key && !this.page.busy) this.confirmMove();
-    }, 450);
+    if (!opts || !opts.complete || !opts.move) return;
+    const played = this.played;
+    this.sending = { played, since: performance.now(), timer: window.setTimeout(() => this.sendNow(played), this.graceMs) };
+    this.page.render();
+  }
+
+  /**
+   * The grace is over: send the move if it is still the one waiting.
+   * @param {Step[]} played
+   */
+  sendNow(played) {
+    const s = this.sending;
+    if (!s || s.played !== played || this.played !== played) return;
+    if (this.page.busy) {
+      // another request awaits its answer: try again in a moment
+      s.timer = window.setTimeout(() => this.sendNow(played), 200);
+      return;
+    }
+    this.sending = null;
+    if (this.canMove()) this.confirmMove();
+    else this.page.render(); // offline: the move stays, to confirm once back
+  }
+
+  // Take back a move waiting to be sent (it stays built, to confirm or undo).
+  cancelSending() {
+    if (!this.sending) return false;
+    clearTimeout(this.sending.timer);
+    this.sending = null;
+    return true;
+  }
+
+  // The move waiting to be sent: how far its grace has run (0..1), or null.
+  sendingProgress() {
+    const s = this.sending;
+    if (!s || s.played !== this.played) return null;
+    return Math.min(1, (performance.now() - s.since) / this.graceMs);
   }
 
   undo() {
+    this.cancelSending();
     this.played = this.played.slice(0, -1);
     this.selected = null;
     this.requestSteps();
@@ -295,6 +354,7 @@ export class MoveInput {
   }
 
   confirmMove() {
+    this.cancelSending();
     const opts = this.options();
     if (!opts || !opts.complete || !opts.move) return;
     this.page.act("move", { move: opts.move });

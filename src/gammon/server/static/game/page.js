@@ -290,6 +290,10 @@ export class GamePage {
       case "hint":
         onHint(this, msg);
         break;
+      case "history":
+        this.moves.setEarlier(msg.game, msg.history);
+        renderMoves(this, false);
+        break;
       case "ack":
         this.onAck(msg);
         break;
@@ -327,7 +331,7 @@ export class GamePage {
   onState(msg) {
     if (msg.resync) {
       // our version was ahead of the table's: start again from what the server has
-      this.moves.reset();
+      this.moves.forget();
       this.chat.clear();
       this.version = msg.version;
     } else if (typeof msg.version === "number" && msg.version < this.version) {
@@ -335,9 +339,9 @@ export class GamePage {
     }
     this.version = Math.max(this.version, msg.version || 0);
     if (Array.isArray(msg.history)) {
-      // a snapshot for a page starting afresh: the match so far, for the move list
-      this.moves.reset();
-      for (const ev of msg.history) this.moves.addTableEvent(ev);
+      // a snapshot for a page starting afresh: the current game, for the move list (the
+      // earlier ones, before `history_game`, come on request: see askEarlier)
+      this.moves.setHistory(msg.history, msg.history_game || 1);
     }
     this.applyState(msg, msg.version);
   }
@@ -564,6 +568,34 @@ export class GamePage {
     this.prompt = null;
     this.resignMenu = false;
     this.send({ type, ...extra, version: this.state.version }, { action: true });
+  }
+
+  // ------------------------------------------------------------------ earlier games
+
+  // The reader unfolds (or folds) the list of the games the snapshot left out.
+  toggleEarlierGames() {
+    this.moves.earlierShown = !this.moves.earlierShown;
+    renderMoves(this, false);
+    this.refocus("[data-action=earlier-games]");
+  }
+
+  /** @param {string} selector the control clicked, drawn again: the focus stays on it */
+  refocus(selector) {
+    const again = /** @type {HTMLElement | null} */ (this.el.moves.querySelector(selector));
+    if (again) again.focus();
+  }
+
+  /**
+   * The reader opens (or closes) an earlier game: asked for once (`history`), then kept.
+   * @param {number} n
+   */
+  toggleEarlierGame(n) {
+    if (this.moves.toggleEarlier(n) && this.send({ type: "history", game: n }) === null) {
+      this.moves.loading.delete(n); // offline: a later click asks again
+      this.moves.opened.delete(n);
+    }
+    renderMoves(this, false);
+    this.refocus(`[data-game="${n}"]`);
   }
 
   // ------------------------------------------------------------------ fair dice seed

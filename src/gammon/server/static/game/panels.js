@@ -72,6 +72,7 @@ export function renderInfo(page) {
   if (o.end_setting && o.end_setting !== "cox") opts.push(t(`opt.end.${o.end_setting}`));
   if (o.draw_last_roll) opts.push(t("opt.draw_last_roll"));
   if (o.rated) opts.push(t("opt.rated"));
+  if (o.spectator_chat === false) opts.push(t("opt.no_spectator_chat"));
   if (o.first_move && o.first_move !== "rolloff") opts.push(t(`opt.first.${o.first_move}`));
   if (o.clock) opts.push(t("opt.clock", { delay: o.clock.delay, base: o.clock.reserve_base, per: o.clock.reserve_per_point }));
   if (st.table.private) opts.push(t("opt.private"));
@@ -137,13 +138,20 @@ export function watchRematch(page, names) {
   look();
 }
 
-/** @param {GamePage} page */
-export function renderMoves(page) {
+/**
+ * @param {GamePage} page
+ * @param {boolean} [follow] keep the newest move in view when it was (not when the reader
+ *   opened an earlier game)
+ */
+export function renderMoves(page, follow = true) {
   const box = page.el.moves;
   page.el.movesTitle.textContent = t("moves.title");
-  const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  const atBottom = follow && box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
   const match = page.state && page.state.match;
-  replaceChildren(box, page.moves.render(page.names(), match ? match.rotation : null));
+  replaceChildren(box, page.moves.render(page.names(), match ? match.rotation : null, {
+    onEarlier: () => page.toggleEarlierGames(),
+    onGame: (n) => page.toggleEarlierGame(n),
+  }));
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
@@ -181,9 +189,16 @@ export function renderChat(page) {
   const canChat = Boolean(page.you.can_chat);
   e.chatForm.hidden = !canChat;
   e.chatNote.hidden = canChat || !page.state;
-  // a visitor without a session may chat at once as a guest (one click, no form)
-  const asGuest = page.cfg.user ? null : h("button", { type: "button", class: "btn small", "data-action": "chat-as-guest", onclick: () => chatAsGuest(page) }, t("chat.as_guest"));
-  replaceChildren(e.chatNote, t("chat.signin"), asGuest ? " " : "", asGuest);
+  if (visitorsMayNotChat(page)) {
+    // the table keeps its chat to the players (its `spectator_chat` option): say so
+    e.chatNote.dataset.testid = "chat-closed";
+    replaceChildren(e.chatNote, t("chat.closed"));
+  } else {
+    delete e.chatNote.dataset.testid;
+    // a visitor without a session may chat at once as a guest (one click, no form)
+    const asGuest = page.cfg.user ? null : h("button", { type: "button", class: "btn small", "data-action": "chat-as-guest", onclick: () => chatAsGuest(page) }, t("chat.as_guest"));
+    replaceChildren(e.chatNote, t("chat.signin"), asGuest ? " " : "", asGuest);
+  }
   const items = [...page.chat.values()].sort((a, b) => a.version - b.version);
   const atBottom = e.chatLog.scrollTop + e.chatLog.clientHeight >= e.chatLog.scrollHeight - 4;
   if (!items.length) {
@@ -198,6 +213,13 @@ export function renderChat(page) {
     return h("li", { "data-version": c.version }, who, tag, " ", text);
   }));
   if (atBottom) e.chatLog.scrollTop = e.chatLog.scrollHeight;
+}
+
+// Whether the page's viewer is a visitor at a table whose visitors may not chat.
+/** @param {GamePage} page */
+export function visitorsMayNotChat(page) {
+  const o = (page.state && page.state.table && page.state.table.options) || {};
+  return o.spectator_chat === false && page.mySeat === null;
 }
 
 /** @param {GamePage} page */

@@ -166,6 +166,7 @@ export function renderBoard(page) {
     interactive,
     labels: { waiting: t("board.waiting"), pinned: t("board.pinned"), point: t("board.point", { n: "{n}" }), bar: t("board.bar"), tray: t("board.tray") },
     confirm: page.input.canConfirm() && page.connStatus === "online" ? `${t("btn.confirm")} ${opts && opts.move ? opts.move : ""}`.trim() : null,
+    sending: sendingModel(page),
   });
   page.board.setTitle(statusText(page));
   const names = page.names();
@@ -179,6 +180,13 @@ export function renderBoard(page) {
     cube: cube.enabled ? { value: cube.value, owner: cube.owner ?? null } : null,
   }, t);
   replaceChildren(page.el.desc, h("h2", {}, t("desc.title")), ...lines.map((line) => h("p", {}, line)));
+}
+
+// The countdown of a complete move about to be sent by itself (moving.js), for the board.
+/** @param {GamePage} page */
+function sendingModel(page) {
+  const progress = page.input.sendingProgress();
+  return progress === null ? null : { progress, ms: page.input.graceMs, label: t("move.sending") };
 }
 
 /** @param {GamePage} page */
@@ -230,7 +238,7 @@ export function statusText(page) {
       const dice = fmtDice(g.dice);
       if (g.turn === me && page.input.canMove()) {
         const opts = page.input.options();
-        return opts && opts.complete ? t("status.moving_done") : t("status.moving_you", { dice });
+        return opts && opts.complete ? t(page.input.sending ? "status.moving_sending" : "status.moving_done") : t("status.moving_you", { dice });
       }
       return t("status.moving_other", { name: names[g.turn], dice });
     }
