@@ -120,6 +120,16 @@ async def _hello(ws: ClientConnection, seed: str | None = None) -> dict[str, Any
             return msg
 
 
+def keep_moves(previous: dict[str, Any] | None, state: dict[str, Any]) -> dict[str, Any]:
+    """``state``, with the legal moves of ``previous`` where it says ``moves_kept`` (the
+    server sends the mover its moves once per decision)."""
+    match = state.get("match")
+    if not match or not match.get("moves_kept") or previous is None or not previous["match"]:
+        return state
+    kept = {k: previous["match"][k] for k in ("moves", "moves_omitted", "forced", "step_options")}
+    return {**state, "match": {**match, **kept}}
+
+
 @dataclass
 class _Seen:
     """What a player saw: the newest state, and when the bot's first action came."""
@@ -132,7 +142,7 @@ class _Seen:
             if self.bot is None and msg["data"].get("by") == "bot":
                 self.bot = time.monotonic()
             if "state" in msg:
-                self.state = msg["state"]
+                self.state = keep_moves(self.state, msg["state"])
         elif msg["type"] == "state":
             self.state = msg
 

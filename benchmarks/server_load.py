@@ -40,6 +40,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from server_attack import keep_moves
+
 
 @dataclass
 class Stats:
@@ -240,7 +242,7 @@ async def _play(
                 if e["kind"] == "game_over":
                     stats.games += 1
             if "state" in msg:
-                state = msg["state"]
+                state = keep_moves(state, msg["state"])
         elif kind == "state":
             state = msg
         elif kind == "ack" and pending is not None and msg.get("id") == pending[0]:
@@ -266,7 +268,7 @@ async def _play(
             if msg.get("type") == "event":
                 stats.events += 1
                 if "state" in msg:
-                    state = msg["state"]
+                    state = keep_moves(state, msg["state"])
             elif msg.get("type") == "state":
                 state = msg
         assert state is not None

@@ -88,33 +88,41 @@ def variant_view(name: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=256)
 def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
-    """The legal moves and the first click-to-move steps for the player to move.
+    """The legal moves for the player to move, as the state carries them to the mover.
 
-    A few recent answers are kept across tables (every game's first roll is
-    played from the same position): the result is shared, so callers only
-    serialise it.
+    Each move is its text (what the client sends back) and its steps (what the page's
+    move builder answers clicks from); ``step_options`` (the first click-to-move steps)
+    only when the moves are left out (over :data:`MOVES_LIMIT`), since the listed moves'
+    steps already answer every click.  A few recent answers are kept across tables
+    (every game's first roll is played from the same position): the result is shared,
+    so callers only serialise it.
+
+    >>> from gammon import Position
+    >>> payload = moves_payload(Position.initial(), (2, 1))
+    >>> payload["moves"][0], payload["step_options"], payload["forced"]
+    ({'move': '24/23 24/22', 'steps': [[24, 22, 2, False], [24, 23, 1, False]]}, None, False)
     """
     moves = position.legal_moves(dice)
-    options = position.step_options(dice)
-    omitted = len(moves) > MOVES_LIMIT
+    if len(moves) > MOVES_LIMIT:
+        options = position.step_options(dice)
+        return {
+            "moves": None,
+            "moves_omitted": True,
+            "forced": False,
+            "step_options": {
+                "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in options.steps],
+                "complete": options.complete,
+                "dice_left": list(options.dice_left),
+            },
+        }
     return {
-        "moves": None
-        if omitted
-        else [
-            {
-                "move": str(m),
-                "position_id": m.position_after().position_id(),
-                "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in m],
-            }
+        "moves": [
+            {"move": str(m), "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in m]}
             for m in moves
         ],
-        "moves_omitted": omitted,
+        "moves_omitted": False,
         "forced": len(moves) == 1,
-        "step_options": {
-            "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in options.steps],
-            "complete": options.complete,
-            "dice_left": list(options.dice_left),
-        },
+        "step_options": None,
     }
 
 
