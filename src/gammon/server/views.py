@@ -117,8 +117,7 @@ def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
         }
     return {
         "moves": [
-            {"move": str(m), "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in m]}
-            for m in moves
+            {"move": str(m), "steps": m.step_rows()} for m in moves
         ],
         "moves_omitted": False,
         "forced": len(moves) == 1,
