@@ -22,6 +22,7 @@ from gammon.match import TableOptions
 from gammon.server.actor.fanout import Fanout
 from gammon.server.actor.host import Record
 from gammon.server.table import TableState, initial_state, reduce
+from gammon.server.views import moves_payload, state_view
 
 
 @dataclass(eq=False)
@@ -202,3 +203,40 @@ def test_presence_is_one_small_message() -> None:
 
     sizes = asyncio.run(run())
     assert len(sizes) == 3 and all(size < 200 for size in sizes)
+
+
+def test_the_state_sent_is_state_view_for_each_viewer() -> None:
+    """The fan-out builds each viewer's state from pieces shared by every viewer (one
+    serialisation per version): what it sends is exactly ``state_view`` for that viewer."""
+    t = Table()
+    t.act({"type": "roll", "player": 0, "dice": "31"})
+    state = t.table.state
+    assert state is not None and state.match is not None
+    g = state.match.game
+    assert g.dice is not None
+    moves = moves_payload(g.position, (g.dice.d1, g.dice.d2))
+    for conn, seat in ((t.mover, 0), (t.other, 1), (t.watcher, None)):
+        expected = state_view(
+            state,
+            seat,
+            signed_in=True,
+            online=t.fanout.online(),
+            moves=moves,
+            spectators=t.fanout.spectators(),
+            chat=False,
+        )
+        assert conn.sent[-1]["state"] == expected
+    t.clear()
+    t.fanout.welcome(t.watcher, None)  # a snapshot, with the chat
+    assert t.watcher.sent[-1] == {
+        "type": "state",
+        "now": t.watcher.sent[-1]["now"],
+        **state_view(
+            state,
+            None,
+            signed_in=True,
+            online=t.fanout.online(),
+            moves=None,
+            spectators=t.fanout.spectators(),
+        ),
+    }

@@ -17,7 +17,14 @@ from gammon.server.auth import now_ms
 from gammon.server.connection import Connection, dumps
 from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, error_code
 from gammon.server.table import TableState
-from gammon.server.views import entry_view, moves_payload, state_view
+from gammon.server.views import (
+    entry_view,
+    moves_for,
+    moves_payload,
+    public_view,
+    you_view,
+    your_seed,
+)
 
 __all__ = ["KEPT_MOVES", "REPLAY_LIMIT", "Fanout"]
 
@@ -39,6 +46,10 @@ class _Cache:
     version: int = -1
     #: The texts per (seat, signed in, with chat, moves kept).
     states: dict[tuple[int | None, bool, bool, bool], str] = field(default_factory=dict)
+    #: The pieces of the state every viewer shares, with and without the chat.
+    public: dict[bool, tuple[str, str | None, dict[str, Any] | None, str]] = field(
+        default_factory=dict
+    )
     moves: dict[str, Any] | None = None
     #: Which moves ``moves`` lists (None: no seat is moving).
     moves_key: MovesKey | None = None
@@ -90,6 +101,7 @@ class Fanout:
         if cache.version != state.version:
             cache.version = state.version
             cache.states.clear()
+            cache.public.clear()
             cache.moves = None
             cache.moves_key = None
             cache.history = None
@@ -155,19 +167,39 @@ class Fanout:
                         assert g.dice is not None
                         cache.moves = moves_payload(g.position, (g.dice.d1, g.dice.d2))
                     moves = cache.moves
-            view = state_view(
+            head, match_open, dice, tail = self._public(chat)
+            you = dumps(you_view(state, seat, signed_in=signed_in))
+            if match_open is None:
+                text = f'{head},"you":{you},"match":null,"dice":null,{tail}'
+            else:
+                assert dice is not None
+                mv = f"{match_open},{dumps(moves_for(state, seat, moves))[1:]}"
+                dv = dumps(dice | your_seed(state, seat))
+                text = f'{head},"you":{you},"match":{mv},"dice":{dv},{tail}'
+            cache.states[key] = text
+        return text
+
+    def _public(self, chat: bool) -> tuple[str, str | None, dict[str, Any] | None, str]:
+        """What every viewer is sent alike (:func:`gammon.server.views.public_view`), in
+        pieces of JSON made once per version and presence: the text up to ``table``, the
+        ``match`` without its closing brace (None without a match), the ``dice`` (to which a
+        seat's own seed is added) and the text after them, through the closing brace."""
+        cache = self._fresh_cache()
+        pieces = cache.public.get(chat)
+        if pieces is None:
+            state = loaded(self._table)
+            view = public_view(
                 state,
-                seat,
-                signed_in=signed_in,
                 online=self.online(),
-                moves=moves,
                 spectators=self.spectators(),
                 chat=chat,
                 idle=self._idle_deadline(state),
             )
-            text = dumps(view)
-            cache.states[key] = text
-        return text
+            match, dice = view.pop("match"), view.pop("dice")
+            head = f'{{"version":{view.pop("version")},"table":{dumps(view.pop("table"))}'
+            pieces = (head, dumps(match)[:-1] if match is not None else None, dice, dumps(view)[1:])
+            cache.public[chat] = pieces
+        return pieces
 
     def _game_starts(self) -> list[int]:
         """Where each game of the match begins in the journal: the index of the ``start``
@@ -317,6 +349,7 @@ class Fanout:
         """Joins and leaves: one small ``presence`` message to everyone, a moment later
         (so that a burst of joins costs one message per connection, not one each)."""
         self._cache.states.clear()
+        self._cache.public.clear()
         if self._presence_timer is None:
             loop = asyncio.get_running_loop()
             self._presence_timer = loop.call_later(_PRESENCE_DELAY, self._send_presence)
