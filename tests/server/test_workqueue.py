@@ -152,6 +152,7 @@ def test_a_quiet_tables_bot_is_not_held_up_by_heavy_bots() -> None:
 
     async def scenario() -> tuple[list[float], list[float]]:
         runner = BotRunner(1, budget=2.5)
+        runner.queue.quick_below = 0.3  # the heavy decisions take more, on any machine
         try:
             # both pools up (a worker process starts in a second or two, more when busy)
             await runner.queue.started()

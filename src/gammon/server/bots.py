@@ -115,7 +115,7 @@ class BotRunner:
     """The workers that compute bot decisions (and hints): a :class:`WorkQueue` of
     ``workers`` processes (0: one thread), where the tables take turns, the one that used
     the workers least lately first, plus one quick worker that takes only the tables whose
-    decisions lately took under a second: ten tables of heavy bots (each decision up to
+    decisions lately took under half a second: ten tables of heavy bots (each decision up to
     its budget) cannot hold up another table's quick one."""
 
     def __init__(self, workers: int, budget: float = BOT_BUDGET) -> None:

@@ -57,7 +57,7 @@ WORKER_NICENESS: Final = 10
 #: Keys whose use is remembered (the least used are forgotten first).
 _KEYS_KEPT: Final = 10_000
 #: A key's jobs count as quick while they lately took less than this (seconds).
-QUICK_BELOW: Final = 1.0
+QUICK_BELOW: Final = 0.5
 
 
 @dataclass(slots=True)
@@ -101,7 +101,8 @@ class WorkQueue:
         self._quick_executor: concurrent.futures.Executor | None = None
         self._running = 0
         self._quick_running = 0
-        #: How long each key's jobs take lately (seconds, a moving average).
+        #: How long each key's jobs take lately (seconds: the last job's, or half the
+        #: figure before it if that is more).
         self._cost: dict[Hashable, float] = {}
         self._waiting: dict[Hashable, deque[_Job]] = {}
         self._since: dict[Hashable, int] = {}  # arrival order of each waiting key
@@ -138,8 +139,10 @@ class WorkQueue:
         """
         t = time.monotonic() if now is None else now
         self._used[key] = (self.used(key, t) + seconds, t)
-        cost = self._cost.get(key)
-        self._cost[key] = seconds if cost is None else (cost + seconds) / 2
+        # a long job counts at once, and then for half as much with each job after it: a
+        # key whose jobs are now short, now long (a bot that thinks long at some rolls only)
+        # is not taken for quick after one short job
+        self._cost[key] = max(seconds, self._cost.get(key, 0.0) / 2)
         if len(self._used) > _KEYS_KEPT:
             idle = sorted((k for k in self._used if k not in self._waiting), key=self.used)
             for k in idle[: len(self._used) - _KEYS_KEPT]:
