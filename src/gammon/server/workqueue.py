@@ -67,6 +67,13 @@ class _Job:
     future: asyncio.Future[Any]
 
 
+def _timed(fn: Callable[..., T], *args: Any) -> tuple[float, T]:
+    """``fn(*args)`` in a worker, with the seconds it took there."""
+    started = time.perf_counter()
+    result = fn(*args)
+    return time.perf_counter() - started, result
+
+
 class WorkQueue:
     """``workers`` threads (or processes), serving the waiting keys least used first,
     each key with at most ``per_key`` jobs waiting; and ``quick_workers`` more that
@@ -224,7 +231,7 @@ class WorkQueue:
                 self._quick_running += 1
             else:
                 self._running += 1
-            done = asyncio.wrap_future(self._pool(quick).submit(job.fn, *job.args))
+            done = asyncio.wrap_future(self._pool(quick).submit(_timed, job.fn, *job.args))
             done.add_done_callback(functools.partial(self._finished, key, job, now, quick))
 
     def _finished(
@@ -234,15 +241,19 @@ class WorkQueue:
             self._quick_running -= 1
         else:
             self._running -= 1
-        self.charge(key, time.monotonic() - started)
         exc = None if done.cancelled() else done.exception()  # retrieved even if unwanted
+        if done.cancelled() or exc is not None:
+            self.charge(key, time.monotonic() - started)
+        else:
+            seconds, result = done.result()
+            self.charge(key, seconds)  # the job's own time, not a worker's start before it
         if not job.future.done():
             if done.cancelled():
                 job.future.cancel()
             elif exc is not None:
                 job.future.set_exception(exc)
             else:
-                job.future.set_result(done.result())
+                job.future.set_result(result)
         self._dispatch()
 
     def close(self, *, wait: bool = False) -> None:
