@@ -88,6 +88,7 @@ def _quick_key_waits(quick_workers: int) -> list[float]:
         queue.quick_below = 0.3
         for k in range(6):
             queue.charge(k, 0.5)  # their jobs are known to be long
+        queue.charge("quiet", 0.02)  # and the quiet key's short
         stop = time.monotonic() + 4
 
         async def heavy(key: int) -> None:
@@ -131,6 +132,8 @@ def test_a_key_whose_jobs_turn_long_leaves_the_quick_workers() -> None:
             queue.close(wait=True)
 
     assert run_async(scenario) == (True, False)
+    # a key not seen yet is not quick: its first job shows what it is
+    assert WorkQueue("test", workers=1, quick_workers=1).is_quick("new") is False
 
 
 @pytest.mark.skipif(not bots_available(), reason="needs the bot extra")

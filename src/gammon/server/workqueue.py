@@ -12,9 +12,9 @@ whatever the others queued.  Each key may have only a few jobs waiting (past tha
 loop (which answers every socket) competes with at most that many of them.
 
 A queue may also keep *quick* workers of its own: they take only the jobs of keys whose
-jobs lately took under :attr:`WorkQueue.quick_below` seconds (a key not seen yet counts
-as quick), so a key with short jobs never waits behind the long job that holds a
-worker (ten tables of slow bots cannot hold up another table's quick one).
+jobs lately took under :attr:`WorkQueue.quick_below` seconds (once a first job has shown
+it), so a key with short jobs never waits behind the long job that holds a worker (ten
+tables of slow bots cannot hold up another table's quick one).
 
 >>> import asyncio
 >>> async def demo() -> list[int]:
@@ -138,7 +138,7 @@ class WorkQueue:
 
         >>> q = WorkQueue("doc", 1, quick_workers=1)
         >>> q.is_quick("a"), q.charge("a", 3.0, now=0.0), q.is_quick("a")
-        (True, None, False)
+        (False, None, False)
         >>> for _ in range(3):
         ...     q.charge("a", 0.1, now=0.0)
         >>> q.is_quick("a")
@@ -157,9 +157,11 @@ class WorkQueue:
                 self._cost.pop(k, None)
 
     def is_quick(self, key: Hashable) -> bool:
-        """Whether ``key``'s jobs lately took under ``quick_below`` seconds (or it has had
-        none yet): the quick workers take its jobs."""
-        return self._cost.get(key, 0.0) < self.quick_below
+        """Whether ``key``'s jobs lately took under ``quick_below`` seconds: the quick
+        workers take its jobs.  A key not seen yet is not quick (its first job shows what
+        it is), so fresh keys cannot hold the quick workers with long first jobs."""
+        cost = self._cost.get(key)
+        return cost is not None and cost < self.quick_below
 
     def _new_pool(self, workers: int, name: str) -> concurrent.futures.Executor:
         if self.processes:
