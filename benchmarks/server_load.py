@@ -40,12 +40,20 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from server_attack import keep_moves
+
+#: Seconds at the start of the play left out of the "after the first seconds" figures: all
+#: the players connect, get their snapshots and roll at the same moment.
+WARM_UP = 5.0
+
 
 @dataclass
 class Stats:
     """Latencies (seconds) of acknowledged actions and counts of what happened."""
 
     latencies: list[float] = field(default_factory=list)
+    #: When each of those actions was sent, in seconds since the play began.
+    sent_at: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     games: int = 0
     events: int = 0
@@ -66,11 +74,13 @@ def cpu_seconds(pid: int) -> float:
 
 
 #: ``gammon`` under cProfile, the statistics written to ``argv[1]`` when it stops (uvicorn
-#: raises SIGTERM again after its graceful shutdown: the handler set before it dumps).
+#: raises SIGTERM again after its graceful shutdown: the handler set before it dumps).  It
+#: counts the process's CPU time, not the wall clock: on a shared machine the time spent
+#: waiting for a core would otherwise land on whatever function was running.
 _PROFILED = """
-import cProfile, signal, sys
+import cProfile, signal, sys, time
 from gammon.cli import main
-profile = cProfile.Profile()
+profile = cProfile.Profile(time.process_time)
 def stop(signum, frame):
     profile.disable()
     profile.dump_stats(sys.argv[1])
@@ -206,6 +216,7 @@ async def player(
     stop_at: float,
     think: float,
     seed: int,
+    began: float,
 ) -> None:
     """Play one seat until ``stop_at`` (a connection lost counts as an error)."""
     rng = random.Random(seed)
@@ -215,15 +226,21 @@ async def player(
         async with connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22) as ws:
             hello = {"type": "hello", "protocol": 1, "last_version": None, "client_seed": str(seed)}
             await ws.send(json.dumps(hello))
-            await _play(ws, rng, stats, stop_at, think)
+            await _play(ws, rng, stats, stop_at, think, began)
     except (OSError, WebSocketException) as exc:
         name = f"connection lost ({type(exc).__name__})"
         stats.errors[name] = stats.errors.get(name, 0) + 1
 
 
 async def _play(
-    ws: ClientConnection, rng: random.Random, stats: Stats, stop_at: float, think: float
+    ws: ClientConnection,
+    rng: random.Random,
+    stats: Stats,
+    stop_at: float,
+    think: float,
+    began: float,
 ) -> None:
+    """Play on one socket (``began``: ``time.perf_counter()`` when the play began)."""
     state: dict[str, Any] | None = None
     pending: tuple[str, float] | None = None
     counter = 0
@@ -240,11 +257,12 @@ async def _play(
                 if e["kind"] == "game_over":
                     stats.games += 1
             if "state" in msg:
-                state = msg["state"]
+                state = keep_moves(state, msg["state"])
         elif kind == "state":
             state = msg
         elif kind == "ack" and pending is not None and msg.get("id") == pending[0]:
             stats.latencies.append(time.perf_counter() - pending[1])
+            stats.sent_at.append(pending[1] - began)
             pending = None
         elif kind == "error":
             stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
@@ -266,7 +284,7 @@ async def _play(
             if msg.get("type") == "event":
                 stats.events += 1
                 if "state" in msg:
-                    state = msg["state"]
+                    state = keep_moves(state, msg["state"])
             elif msg.get("type") == "state":
                 state = msg
         assert state is not None
@@ -317,6 +335,7 @@ def run(
     stats = Stats()
     for part in parts:
         stats.latencies += part.latencies
+        stats.sent_at += part.sent_at
         stats.events += part.events
         stats.games += part.games
         stats.client_cpu += part.client_cpu
@@ -374,10 +393,11 @@ async def _clients(
             print("warning: the setup ran past the common start", file=sys.stderr)
         await asyncio.sleep(max(0.0, start_at - time.time()))
         stop_at = time.monotonic() + duration
+        began = time.perf_counter()
         cpu = time.process_time()
         await asyncio.gather(
             *(
-                player(url, client, table, stats, stop_at, think, seed)
+                player(url, client, table, stats, stop_at, think, seed, began)
                 for group in groups
                 for url, client, table, seed in group
             )
@@ -403,6 +423,15 @@ def report(label: str, stats: Stats, duration: float) -> None:
         f"p99 {pct(0.99):.1f} ms, max {(lat[-1] * 1000 if n else float('nan')):.1f} ms, "
         f"mean {(statistics.fmean(lat) * 1000 if n else float('nan')):.1f} ms"
     )
+    steady = sorted(
+        latency for latency, at in zip(stats.latencies, stats.sent_at, strict=True) if at >= WARM_UP
+    )
+    if steady:
+        m = len(steady)
+        print(
+            f"  after the first {WARM_UP:.0f} s (every player sits down at once): {m} actions, "
+            f"p50 {steady[m // 2] * 1000:.1f} ms, p99 {steady[min(m - 1, int(0.99 * m))] * 1000:.1f} ms"
+        )
     print(f"  events received: {stats.events}, games finished: {stats.games}")
     if n and stats.server_cpu == stats.server_cpu:
         print(

@@ -92,6 +92,22 @@ def test_settings(tmp_path: Path, **changes: Any) -> Settings:
     return base.with_(**changes)
 
 
+KEPT_FIELDS = ("moves", "moves_omitted", "forced", "step_options")
+
+
+def with_kept_moves(previous: dict[str, Any] | None, state: dict[str, Any]) -> dict[str, Any]:
+    """``state``, with the legal moves of ``previous`` where it says ``moves_kept`` (an
+    event that did not change them), as a page applies it."""
+    match = state.get("match")
+    if not match or not match.get("moves_kept"):
+        return state
+    assert previous is not None and previous["match"] is not None, "moves kept from nothing"
+    kept = {k: previous["match"][k] for k in KEPT_FIELDS}
+    assert kept["moves"] is not None or kept["moves_omitted"], "moves kept from no moves"
+    rest = {k: v for k, v in match.items() if k != "moves_kept"}
+    return {**state, "match": {**rest, **kept}}
+
+
 class WS:
     """A player's WebSocket to one table, with helpers to wait for messages."""
 
@@ -111,7 +127,7 @@ class WS:
             assert msg["version"] == self.version + 1 or self.version == 0, (msg, self.version)
             self.version = msg["version"]
             if "state" in msg:
-                self.state = msg["state"]
+                self.state = with_kept_moves(self.state, msg["state"])
             elif msg["kind"] == "chat" and self.state is not None:
                 # a chat line changes nothing else: the state is at its version
                 self.state = {**self.state, "version": msg["version"]}

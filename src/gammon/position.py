@@ -610,6 +610,16 @@ class Move(tuple):  # type: ignore[type-arg]
             Step(raw[i], raw[i + 1], raw[i + 2], bool(raw[i + 3])) for i in range(0, len(raw), 4)
         )
 
+    def step_rows(self) -> list[list[Any]]:
+        """The steps as ``[from, to, die, hit]`` lists, in play order, without building
+        :class:`Step` objects (what the server sends for each legal move).
+
+        >>> Position.initial().parse_move("8/5 6/5", "31").step_rows()
+        [[8, 5, 3, False], [6, 5, 1, False]]
+        """
+        raw = self._raw()
+        return [[raw[i], raw[i + 1], raw[i + 2], bool(raw[i + 3])] for i in range(0, len(raw), 4)]
+
     def _raw(self) -> tuple[int, ...]:
         memo: dict[int, tuple[int, ...]] = _get(self, 3)
         key: int = _get(self, 2)

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
-import { MoveBuilder, turnFromState } from "../../src/gammon/server/static/game/movebuilder.js";
+import { MoveBuilder, turnFromState, withKeptMoves } from "../../src/gammon/server/static/game/movebuilder.js";
 
 const dir = new URL("./fixtures/", import.meta.url);
 const fixtures = readdirSync(dir)
@@ -119,4 +119,20 @@ test("no legal move: complete at once, nothing to play", () => {
   const turn = /** @type {any} */ (turnFromState(fx.state, 0));
   const answer = new MoveBuilder({ ...turn, moves: [] }).options([]);
   assert.deepEqual(answer, { steps: [], complete: true, move: null, dice_left: [] });
+});
+
+test("an event's state with moves_kept gets the moves the page holds, the same objects", () => {
+  const fx = fixtures[0];
+  const held = { ...fx.state, version: 7 };
+  const kept = { ...fx.state, version: 8, match: { ...fx.state.match, moves: null, step_options: null, forced: false, moves_kept: true } };
+  const got = withKeptMoves(held, kept);
+  assert.equal(got.version, 8);
+  assert.equal(got.match.moves, held.match.moves); // the builder of the decision is kept too
+  assert.equal(got.match.step_options, held.match.step_options);
+  assert.equal("moves_kept" in got.match, false);
+  assert.ok(turnFromState(got, 0));
+  // a state that lists its moves, or has none to keep, is left as it is
+  assert.equal(withKeptMoves(held, fx.state), fx.state);
+  assert.equal(withKeptMoves(null, kept), kept);
+  assert.equal(withKeptMoves({ match: { moves: null, moves_omitted: false } }, kept), kept);
 });

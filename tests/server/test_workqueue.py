@@ -106,3 +106,120 @@ def test_each_worker_runs_the_queues_initializer(processes: bool) -> None:
     assert told is True and shared[:4] == [5.0, 1.0, 2.0, 3.0]
     base = os.nice(0)
     assert niceness == (min(19, base + 10) if processes else base)
+def _quick_key_waits(quick_workers: int) -> list[float]:
+    """Six keys keep the worker busy with 0.5 s jobs (over ``quick_below``) for 4 s; a quiet
+    key asks for a 0.02 s job every 0.1 s once they are known as slow: how long each of
+    its jobs took, from asking to the answer."""
+
+    async def scenario() -> list[float]:
+        queue = WorkQueue("test", workers=1, per_key=2, quick_workers=quick_workers)
+        queue.quick_below = 0.3
+        for k in range(6):
+            queue.charge(k, 0.5)  # their jobs are known to be long
+        queue.charge("quiet", 0.02)  # and the quiet key's short
+        stop = time.monotonic() + 4
+
+        async def heavy(key: int) -> None:
+            while time.monotonic() < stop:
+                await queue.run(key, time.sleep, 0.5)
+
+        loops = [asyncio.create_task(heavy(k)) for k in range(6)]
+        waits = []
+        await asyncio.sleep(0.5)
+        while time.monotonic() < stop - 0.5:
+            started = time.monotonic()
+            await queue.run("quiet", time.sleep, 0.02)
+            waits.append(time.monotonic() - started)
+            await asyncio.sleep(0.1)
+        await asyncio.gather(*loops)
+        queue.close(wait=True)
+        return waits
+
+    return run_async(scenario)
+
+
+def test_a_quick_key_never_waits_behind_a_long_job() -> None:
+    """With a quick worker a quick key's job runs at once, however many long jobs are
+    queued or running; without one it waits for the running long job (up to 0.5 s)."""
+    waits = sorted(_quick_key_waits(quick_workers=1))
+    assert len(waits) >= 10 and waits[-1] < 0.2, waits
+    without = sorted(_quick_key_waits(quick_workers=0))
+    assert without[len(without) // 2] > 0.1, without  # the control: the test can fail
+
+
+def test_a_key_whose_jobs_turn_long_leaves_the_quick_workers() -> None:
+    async def scenario() -> tuple[bool, bool]:
+        queue = WorkQueue("test", workers=1, quick_workers=1)
+        queue.quick_below = 0.1
+        try:
+            await queue.run("k", time.sleep, 0.01)
+            quick = queue.is_quick("k")
+            await queue.run("k", time.sleep, 0.3)
+            return quick, queue.is_quick("k")
+        finally:
+            queue.close(wait=True)
+
+    assert run_async(scenario) == (True, False)
+    # a key not seen yet is not quick: its first job shows what it is
+    assert WorkQueue("test", workers=1, quick_workers=1).is_quick("new") is False
+
+
+@pytest.mark.skipif(not bots_available(), reason="needs the bot extra")
+def test_a_quiet_tables_bot_is_not_held_up_by_heavy_bots() -> None:
+    """Four tables' world-class bots at an acey-deucey 1-2 (about a second or more each
+    decision, at most their 2.5 s budget) keep the bot worker busy; a quiet table's expert
+    bot answers each decision in a fraction of that all the same (on the quick worker), in
+    real worker processes.  Without the quick worker it waits for the running heavy
+    decision: half of one, on average."""
+    from gammon.server.bots import BotRunner
+
+    heavy = new_match(TableOptions(variant="acey-deucey", cube=False))
+    position = Position.from_position_id("QIBys0RgIEEDAA:w7.3", "acey-deucey")
+    heavy = replace(
+        heavy, game=replace(heavy.game, phase="moving", position=position, turn=0, dice=Dice(1, 2))
+    )
+    quiet = new_match(TableOptions(match_length=3))
+    start = Position.initial()
+
+    async def scenario() -> tuple[list[float], list[float]]:
+        runner = BotRunner(1, budget=2.5)
+        runner.queue.quick_below = 0.3  # the heavy decisions take more, on any machine
+        try:
+            # both pools up (a worker process starts in a second or two, more when busy)
+            await runner.queue.started()
+            await runner.choose(quiet, 0, "expert", Dice(3, 1), key="quiet")
+            stop = time.monotonic() + 7
+            heavy_took: list[float] = []
+
+            async def loop(key: int) -> None:
+                while time.monotonic() < stop:
+                    started = time.monotonic()
+                    await runner.choose(heavy, 0, "world-class", Dice(1, 2), key=key)
+                    heavy_took.append(time.monotonic() - started)
+
+            for k in range(4):
+                runner.queue.charge(k, 2.5)  # known to be slow
+            loops = [asyncio.create_task(loop(k)) for k in range(4)]
+            await asyncio.sleep(0.5)
+            took = []
+            for d1, d2 in ((6, 4), (5, 2), (4, 1), (6, 3), (5, 3), (2, 1)):
+                game = replace(
+                    quiet.game, phase="moving", position=start, turn=0, dice=Dice(d1, d2)
+                )
+                started = time.monotonic()
+                action = await runner.choose(
+                    replace(quiet, game=game), 0, "expert", Dice(d1, d2), key="quiet"
+                )
+                took.append(time.monotonic() - started)
+                assert action is not None
+                await asyncio.sleep(0.7)
+            await asyncio.gather(*loops)
+            return took, heavy_took
+        finally:
+            await asyncio.to_thread(runner.close)
+
+    took, heavy_took = run_async(scenario)
+    # the heavy decisions ran one at a time, each a while (so waiting for one would show)
+    each = sorted(heavy_took)[0] if heavy_took else 0.0
+    assert len(heavy_took) >= 3 and each > 0.3, heavy_took
+    assert max(took) < each / 2, (took, heavy_took)

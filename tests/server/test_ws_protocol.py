@@ -127,10 +127,9 @@ def test_roll_move_and_every_state_field(players: Make) -> None:
     state = ws.state
     match = state["match"]
     assert match["game"]["phase"] == "moving" and match["game"]["turn"] == seat
-    assert match["moves"] and all(
-        {"move", "position_id", "steps"} <= set(m) for m in match["moves"]
-    )
-    assert match["step_options"]["steps"] and match["step_options"]["complete"] is False
+    # each legal move is its text and its steps (the page builds clicks from them)
+    assert match["moves"] and all(set(m) == {"move", "steps"} for m in match["moves"])
+    assert match["step_options"] is None and match["moves_omitted"] is False
     assert other.state["match"]["moves"] is None and other.state["match"]["step_options"] is None
     assert sum(match["game"]["board"][0]) == 15 and sum(match["game"]["board"][1]) == 15
     assert state["dice"]["locked"] and state["dice"]["client_seeds"] == ["seed-a", "seed-b"]
@@ -144,7 +143,7 @@ def test_roll_move_and_every_state_field(players: Make) -> None:
     assert ack["type"] == "ack" and ack["version"] == state["version"] + 1
     event = [m for m in ws.seen if m.get("type") == "event"][-1]
     assert event["kind"] == "action" and event["data"]["events"][0]["kind"] == "moved"
-    assert event["data"]["events"][0]["data"]["position_id"] == move["position_id"]
+    assert event["data"]["events"][0]["data"]["move"] == move["move"]
     pair.settle()
     assert other.version == ws.version
 
@@ -153,7 +152,7 @@ def test_steps_click_to_move(players: Make) -> None:
     pair = start_pair(players, match_length=3)
     seat = pair.to_act()
     ws = pair.ws(seat)
-    first = ws.state["match"]["step_options"]["steps"][0]
+    first = ws.state["match"]["moves"][0]["steps"][0]
     reply = ws.reply({"type": "steps", "played": [first[:3]]})
     assert reply["type"] == "steps" and reply["played"] == [first[:3]]
     path = [first[:3]]

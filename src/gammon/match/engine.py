@@ -460,6 +460,7 @@ def _play(state: MatchState, action: Action, events: list[Event]) -> MatchState:
         raise _refuse(state, action)
     assert g.dice is not None
     move = g.position.parse_move(action.move, g.dice)  # raises IllegalMoveError & co.
+    after = move.position_after()
     events.append(
         event(
             "moved",
@@ -467,12 +468,12 @@ def _play(state: MatchState, action: Action, events: list[Event]) -> MatchState:
             {
                 "move": str(move),
                 "dice": [g.dice.d1, g.dice.d2],
-                "position_id": move.position_after().position_id(),
+                "position_id": after.position_id(),
             },
         )
     )
     again = g.position.earns_bonus_roll(move)
-    return _after_move(state, move.position_after(), events, again=again)
+    return _after_move(state, after, events, again=again)
 
 
 def _after_move(

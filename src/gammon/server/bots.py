@@ -13,17 +13,25 @@ import importlib.util
 import logging
 import signal
 import threading
-from collections.abc import Hashable
-from typing import Final
+from collections.abc import Callable, Hashable
+from typing import Any, Final, TypeVar
 
 from gammon.dice import Dice
 from gammon.match import Action, MatchState
 from gammon.match.fairdice import FixedDice
 from gammon.server.workqueue import WorkQueue
 
-__all__ = ["BOT_BUDGET", "BOT_LEVELS", "BotRunner", "bots_available", "choose_in_worker"]
+__all__ = [
+    "BOT_BUDGET",
+    "BOT_LEVELS",
+    "BotRunner",
+    "bots_available",
+    "choose_in_worker",
+    "warm_up",
+]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: The levels ``choose_action`` knows.
 BOT_LEVELS: Final = ("beginner", "intermediate", "expert", "world-class", "grandmaster")
@@ -39,6 +47,25 @@ def bots_available() -> bool:
         return importlib.util.find_spec("gammon.bots.seat") is not None
     except ImportError:
         return False
+
+
+def warm_up() -> None:
+    """Load the bots and their evaluator in a worker (its first decision then need not)."""
+    if not bots_available():
+        return
+    from dataclasses import replace
+
+    from gammon.bots.seat import choose_action
+    from gammon.match import TableOptions, new_match
+    from gammon.position import Position
+
+    try:
+        match = new_match(TableOptions(match_length=1))
+        dice = Dice(4, 2)
+        game = replace(match.game, phase="moving", position=Position.initial(), turn=0, dice=dice)
+        choose_action(replace(match, game=game), 0, "expert", dice=FixedDice([dice]))
+    except Exception:  # only a head start: the real decisions say what is wrong
+        log.warning("the bot worker could not warm up", exc_info=True)
 
 
 class _OverBudgetError(Exception):
@@ -85,14 +112,23 @@ def choose_in_worker(
 
 
 class BotRunner:
-    """The workers that compute bot decisions: a :class:`WorkQueue` of ``workers``
-    processes (0: one thread), where the tables take turns, the one that used the
-    workers least lately first, so ten tables of heavy bots cannot starve another's."""
+    """The workers that compute bot decisions (and hints): a :class:`WorkQueue` of
+    ``workers`` processes (0: one thread), where the tables take turns, the one that used
+    the workers least lately first, plus one quick worker that takes only the tables whose
+    decisions lately took under half a second: ten tables of heavy bots (each decision up to
+    its budget) cannot hold up another table's quick one."""
 
     def __init__(self, workers: int, budget: float = BOT_BUDGET) -> None:
         self.workers = workers
         self.budget = budget
-        self.queue = WorkQueue("gammon-bot", max(1, workers), per_key=4, processes=workers > 0)
+        self.queue = WorkQueue(
+            "gammon-bot",
+            max(1, workers),
+            per_key=4,
+            processes=workers > 0,
+            quick_workers=1,
+            warm=warm_up,
+        )
 
     async def choose(
         self,
@@ -110,6 +146,10 @@ class BotRunner:
         return await self.queue.run(
             key, choose_in_worker, state, seat, level, dice, budget, time_left
         )
+
+    async def run(self, key: Hashable, fn: Callable[..., T], *args: Any) -> T:
+        """Other bot work (a hint) on the same workers, in table ``key``'s turn."""
+        return await self.queue.run(key, fn, *args)
 
     def close(self) -> None:
         """Stop the workers."""

@@ -71,6 +71,9 @@ class Connection:
         self._close: tuple[int, str] | None = None
         #: When the session was last checked (monotonic seconds), see ``gammon.server.ws``.
         self.checked_at = 0.0
+        #: Which legal moves this client was last sent (``gammon.server.actor.fanout``):
+        #: a state with the same ones says ``moves_kept`` instead of repeating them.
+        self.moves_key: object = None
 
     @property
     def closing(self) -> bool:

@@ -4,7 +4,9 @@ net ships, else the hand-made bot's score).
 
 Only where a hint cannot decide a game that counts: in casual games and against the bot,
 never at a staked table nor in a rated game (``TableOptions.rated``).  The server enforces
-it (``hint_refused``); the bot's work runs off the event loop (:func:`asyncio.to_thread`).
+it (``hint_refused``); the bot's work runs off the event loop, on the bots' fair work queue
+(``gammon.server.bots.BotRunner``) in the table's turn, with a few hints waiting per table
+at most (past that, ``rate_limited``).
 
 >>> from gammon.match import TableOptions
 >>> hint_refusal(TableOptions(match_length=1, rated=True))
@@ -17,16 +19,24 @@ True
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Hashable
 from typing import Any, Final
 
 from gammon.dice import Dice
 from gammon.match import MatchState, TableOptions
 from gammon.position import Position
+from gammon.server.bots import BotRunner
 from gammon.server.protocol import ServerError
 from gammon.server.table import TableState
 
-__all__ = ["HINT_LEVEL", "HINT_MOVES", "compute_hint", "hint_for", "hint_refusal"]
+__all__ = [
+    "HINT_LEVEL",
+    "HINT_MOVES",
+    "compute_hint",
+    "hint_for",
+    "hint_in_worker",
+    "hint_refusal",
+]
 
 #: The level whose equities a hint shows, and how many moves it lists.
 HINT_LEVEL: Final = "expert"
@@ -92,8 +102,22 @@ def _variant_moves(position: Position, dice: Dice) -> dict[str, Any]:
     }
 
 
-async def hint_for(state: TableState | None, seat: int | None) -> dict[str, Any]:
-    """The ``hint`` answer for a seat (refused with ``hint_refused`` where hints are off)."""
+def hint_in_worker(match: MatchState, seat: int) -> dict[str, Any]:
+    """:func:`compute_hint` in a worker (a process): a refusal comes back as
+    ``{"error": [code, message]}``, since :class:`ServerError` does not cross processes."""
+    try:
+        return compute_hint(match, seat)
+    except ServerError as exc:
+        return {"error": [exc.code, str(exc)]}
+    except ImportError:
+        return {"error": ["not_available", "this server has no bot (extra 'bot')"]}
+
+
+async def hint_for(
+    state: TableState | None, seat: int | None, bots: BotRunner, key: Hashable
+) -> dict[str, Any]:
+    """The ``hint`` answer for a seat (refused with ``hint_refused`` where hints are off),
+    computed on ``bots``' workers in table ``key``'s turn."""
     if state is None or state.match is None or state.status != "playing":
         raise ServerError("not_started", "no match is being played at this table")
     if seat is None:
@@ -101,7 +125,8 @@ async def hint_for(state: TableState | None, seat: int | None) -> dict[str, Any]
     why = hint_refusal(state.options)
     if why is not None:
         raise ServerError("hint_refused", why)
-    try:
-        return await asyncio.to_thread(compute_hint, state.match, seat)
-    except ImportError as exc:
-        raise ServerError("not_available", "this server has no bot (extra 'bot')") from exc
+    answer = await bots.run(key, hint_in_worker, state.match, seat)
+    if "error" in answer:
+        code, message = answer["error"]
+        raise ServerError(str(code), str(message))
+    return answer

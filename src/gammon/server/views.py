@@ -18,11 +18,16 @@ from gammon.variants import ROTATIONS, get_variant, rotation
 
 __all__ = [
     "MOVES_LIMIT",
+    "NO_MOVES",
     "entry_view",
+    "moves_for",
     "moves_payload",
+    "public_view",
     "seat_boards",
     "state_view",
     "table_summary",
+    "you_view",
+    "your_seed",
 ]
 
 #: Above this many legal moves (an acey-deucey 1-2 followed by a double of the player's
@@ -88,33 +93,38 @@ def variant_view(name: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=256)
 def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
-    """The legal moves and the first click-to-move steps for the player to move.
+    """The legal moves for the player to move, as the state carries them to the mover.
 
-    A few recent answers are kept across tables (every game's first roll is
-    played from the same position): the result is shared, so callers only
-    serialise it.
+    Each move is its text (what the client sends back) and its steps (what the page's
+    move builder answers clicks from); ``step_options`` (the first click-to-move steps)
+    only when the moves are left out (over :data:`MOVES_LIMIT`), since the listed moves'
+    steps already answer every click.  A few recent answers are kept across tables
+    (every game's first roll is played from the same position): the result is shared,
+    so callers only serialise it.
+
+    >>> from gammon import Position
+    >>> payload = moves_payload(Position.initial(), (2, 1))
+    >>> payload["moves"][0], payload["step_options"], payload["forced"]
+    ({'move': '24/23 24/22', 'steps': [[24, 22, 2, False], [24, 23, 1, False]]}, None, False)
     """
     moves = position.legal_moves(dice)
-    options = position.step_options(dice)
-    omitted = len(moves) > MOVES_LIMIT
+    if len(moves) > MOVES_LIMIT:
+        options = position.step_options(dice)
+        return {
+            "moves": None,
+            "moves_omitted": True,
+            "forced": False,
+            "step_options": {
+                "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in options.steps],
+                "complete": options.complete,
+                "dice_left": list(options.dice_left),
+            },
+        }
     return {
-        "moves": None
-        if omitted
-        else [
-            {
-                "move": str(m),
-                "position_id": m.position_after().position_id(),
-                "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in m],
-            }
-            for m in moves
-        ],
-        "moves_omitted": omitted,
+        "moves": [{"move": str(m), "steps": m.step_rows()} for m in moves],
+        "moves_omitted": False,
         "forced": len(moves) == 1,
-        "step_options": {
-            "steps": [[s.from_point, s.to_point, s.die, s.hit] for s in options.steps],
-            "complete": options.complete,
-            "dice_left": list(options.dice_left),
-        },
+        "step_options": None,
     }
 
 
@@ -181,6 +191,129 @@ def _options(options: TableOptions) -> dict[str, Any]:
     return options.to_dict()
 
 
+#: The move fields of ``match`` for a viewer who is not sent the moves.
+NO_MOVES: Final[dict[str, Any]] = {
+    "moves": None,
+    "moves_omitted": False,
+    "forced": False,
+    "step_options": None,
+}
+
+
+def you_view(
+    state: TableState, seat: int | None, *, signed_in: bool, auto_roll: bool = False
+) -> dict[str, Any]:
+    """The state's ``you``: what this viewer may do (see :func:`state_view`)."""
+    match = state.match
+    playing = state.status == "playing" and match is not None and not match.over
+    allowed: list[str] = []
+    if playing and seat is not None:
+        assert match is not None
+        allowed = [
+            a
+            for a in allowed_actions(match).get(seat, ())
+            if a != "timeout"
+            and not (auto_roll and a == "roll")
+            and not (a == "double" and dead_cube(match))
+        ]
+    return {
+        "seat": seat,
+        "allowed": allowed,
+        "can_sit": [
+            state.status == "waiting" and signed_in and seat is None and state.seats[i] is None
+            for i in (0, 1)
+        ],
+        "can_leave": seat is not None and state.status != "finished",
+        "can_chat": signed_in and (seat is not None or bool(state.options.spectator_chat)),
+        "seed_needed": seat is not None and state.status == "playing" and not state.locked,
+    }
+
+
+def public_view(
+    state: TableState,
+    *,
+    online: tuple[bool, bool],
+    spectators: tuple[int, tuple[str, ...]] = (0, ()),
+    chat: bool = True,
+    idle: int | None = None,
+) -> dict[str, Any]:
+    """What every viewer of the state sees alike: the state without ``you``, without
+    the move fields of ``match`` and without ``dice.your_seed`` (see :func:`state_view`;
+    built once per version and shared by the viewers)."""
+    match = state.match
+    view: dict[str, Any] = {
+        "version": state.version,
+        "table": {
+            "id": state.id,
+            "status": state.status,
+            "private": state.private,
+            "options": _options(state.options),
+            # the current game's variant (a rotation such as tavli changes it every game)
+            "variant": variant_view(
+                match.game.position.variant.name
+                if match is not None
+                else state.options.game_variant(1).name
+            ),
+            "seats": [
+                s.public() | {"online": online[i]} if s is not None else None
+                for i, s in enumerate(state.seats)
+            ],
+            "created_by": state.created_by,
+            "result": state.result,
+            "escrow": list(state.escrow),
+        },
+        "match": None,
+        "dice": None,
+        "clock": None,
+        "inactivity": {"seat": state.clock_seat, "deadline": idle} if idle is not None else None,
+        "spectators": {"count": spectators[0], "names": list(spectators[1])},
+    }
+    if chat:
+        view["chat"] = list(state.chat)
+    if match is not None:
+        mv = _match_view(state, match)
+        for name in NO_MOVES:
+            del mv[name]
+        view["match"] = mv
+        view["dice"] = {
+            "scheme": DICE_SCHEME,
+            "match_id": state.id,
+            "commitment": state.commitment,
+            "locked": state.locked,
+            "seeds_given": [s is not None for s in state.seeds],
+            "client_seeds": list(state.seeds_locked) if state.locked else None,
+            "server_seed": state.result.get("server_seed")
+            if state.status == "finished" and state.result is not None
+            else None,
+        }
+    clock = state.options.clock
+    if clock is not None and match is not None:
+        view["clock"] = {
+            "delay": clock.delay,
+            "reserve": [r / 1000 for r in state.reserves],
+            "running": state.clock_seat,
+            "since": state.clock_since,
+            "deadline": clock_deadline(state),
+        }
+    return view
+
+
+def moves_for(state: TableState, seat: int | None, moves: dict[str, Any] | None) -> dict[str, Any]:
+    """The move fields of ``match`` for ``seat``: ``moves`` (:func:`moves_payload`) only when
+    ``seat`` is the one moving, else :data:`NO_MOVES`."""
+    match = state.match
+    if moves is not None and seat is not None and match is not None:
+        g = match.game
+        if g.phase == "moving" and g.turn == seat:
+            return NO_MOVES | moves
+    return NO_MOVES
+
+
+def your_seed(state: TableState, seat: int | None) -> dict[str, Any]:
+    """``dice.your_seed`` for a seated viewer (nothing for a spectator)."""
+    return {"your_seed": state.seeds[seat]} if seat is not None else {}
+
+
 def state_view(
     state: TableState,
     seat: int | None,
@@ -201,91 +334,14 @@ def state_view(
     a seat, and the names of those with a session.  ``chat=False`` leaves the
     recent chat lines out (the state inside an ``event``: chat lines come as
     their own events).  ``idle``: when the seat on turn at a table without a clock
-    forfeits if it still has not acted (``--idle-limit``).
+    forfeits if it still has not acted (``--idle-limit``).  (The server builds the
+    same from its parts, :func:`public_view` once per version and the rest per viewer.)
     """
-    match = state.match
-    playing = state.status == "playing" and match is not None and not match.over
-    allowed: list[str] = []
-    if playing and seat is not None:
-        assert match is not None
-        allowed = [
-            a
-            for a in allowed_actions(match).get(seat, ())
-            if a != "timeout"
-            and not (auto_roll and a == "roll")
-            and not (a == "double" and dead_cube(match))
-        ]
-    seats = [
-        s.public() | {"online": online[i]} if s is not None else None
-        for i, s in enumerate(state.seats)
-    ]
-    can_sit = [
-        state.status == "waiting" and signed_in and seat is None and state.seats[i] is None
-        for i in (0, 1)
-    ]
-    view: dict[str, Any] = {
-        "version": state.version,
-        "table": {
-            "id": state.id,
-            "status": state.status,
-            "private": state.private,
-            "options": _options(state.options),
-            # the current game's variant (a rotation such as tavli changes it every game)
-            "variant": variant_view(
-                match.game.position.variant.name
-                if match is not None
-                else state.options.game_variant(1).name
-            ),
-            "seats": seats,
-            "created_by": state.created_by,
-            "result": state.result,
-            "escrow": list(state.escrow),
-        },
-        "you": {
-            "seat": seat,
-            "allowed": allowed,
-            "can_sit": can_sit,
-            "can_leave": seat is not None and state.status != "finished",
-            "can_chat": signed_in and (seat is not None or bool(state.options.spectator_chat)),
-            "seed_needed": seat is not None and state.status == "playing" and not state.locked,
-        },
-        "match": None,
-        "dice": None,
-        "clock": None,
-        "inactivity": {"seat": state.clock_seat, "deadline": idle} if idle is not None else None,
-        "spectators": {"count": spectators[0], "names": list(spectators[1])},
-    }
-    if chat:
-        view["chat"] = list(state.chat)
-    if match is not None:
-        mv = _match_view(state, match)
-        g = match.game
-        if moves is not None and seat is not None and g.phase == "moving" and g.turn == seat:
-            mv.update(moves)
-        view["match"] = mv
-        dice: dict[str, Any] = {
-            "scheme": DICE_SCHEME,
-            "match_id": state.id,
-            "commitment": state.commitment,
-            "locked": state.locked,
-            "seeds_given": [s is not None for s in state.seeds],
-            "client_seeds": list(state.seeds_locked) if state.locked else None,
-            "server_seed": None,
-        }
-        if seat is not None:
-            dice["your_seed"] = state.seeds[seat]
-        if state.status == "finished" and state.result is not None:
-            dice["server_seed"] = state.result.get("server_seed")
-        view["dice"] = dice
-    clock = state.options.clock
-    if clock is not None and match is not None:
-        view["clock"] = {
-            "delay": clock.delay,
-            "reserve": [r / 1000 for r in state.reserves],
-            "running": state.clock_seat,
-            "since": state.clock_since,
-            "deadline": clock_deadline(state),
-        }
+    view = public_view(state, online=online, spectators=spectators, chat=chat, idle=idle)
+    view["you"] = you_view(state, seat, signed_in=signed_in, auto_roll=auto_roll)
+    if view["match"] is not None:
+        view["match"] |= moves_for(state, seat, moves)
+        view["dice"] |= your_seed(state, seat)
     return view
 
 

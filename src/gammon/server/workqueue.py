@@ -11,6 +11,11 @@ whatever the others queued.  Each key may have only a few jobs waiting (past tha
 ``rate_limited``).  The workers are few, so however many jobs arrive, the event
 loop (which answers every socket) competes with at most that many of them.
 
+A queue may also keep *quick* workers of its own: they take only the jobs of keys whose
+jobs lately took under :attr:`WorkQueue.quick_below` seconds (once a first job has shown
+it), so a key with short jobs never waits behind the long job that holds a worker (ten
+tables of slow bots cannot hold up another table's quick one).
+
 >>> import asyncio
 >>> async def demo() -> list[int]:
 ...     queue = WorkQueue("demo", workers=1, per_key=2)
@@ -40,7 +45,7 @@ from typing import Any, Final, TypeVar
 
 from gammon.server.protocol import ServerError
 
-__all__ = ["HALF_LIFE", "WORKER_NICENESS", "WorkQueue"]
+__all__ = ["HALF_LIFE", "QUICK_BELOW", "WORKER_NICENESS", "WorkQueue"]
 
 T = TypeVar("T")
 
@@ -51,6 +56,8 @@ HALF_LIFE: Final = 10.0
 WORKER_NICENESS: Final = 10
 #: Keys whose use is remembered (the least used are forgotten first).
 _KEYS_KEPT: Final = 10_000
+#: A key's jobs count as quick while they lately took less than this (seconds).
+QUICK_BELOW: Final = 0.5
 
 
 def _start_process(initializer: Callable[..., object] | None, initargs: tuple[Any, ...]) -> None:
@@ -67,9 +74,18 @@ class _Job:
     future: asyncio.Future[Any]
 
 
+def _timed(fn: Callable[..., T], *args: Any) -> tuple[float, T]:
+    """``fn(*args)`` in a worker, with the seconds it took there."""
+    started = time.perf_counter()
+    result = fn(*args)
+    return time.perf_counter() - started, result
+
+
 class WorkQueue:
     """``workers`` threads (or processes), serving the waiting keys least used first,
-    each key with at most ``per_key`` jobs waiting."""
+    each key with at most ``per_key`` jobs waiting; and ``quick_workers`` more that
+    serve only keys whose jobs lately took under ``quick_below`` seconds (started with the
+    others, each running ``warm`` first)."""
 
     def __init__(
         self,
@@ -80,8 +96,11 @@ class WorkQueue:
         processes: bool = False,
         initializer: Callable[..., object] | None = None,
         initargs: tuple[Any, ...] = (),
+        quick_workers: int = 0,
+        quick_below: float = QUICK_BELOW,
+        warm: Callable[[], object] | None = None,
     ) -> None:
-        if workers < 1 or per_key < 1:
+        if workers < 1 or per_key < 1 or quick_workers < 0:
             raise ValueError("a work queue needs at least one worker and one place per key")
         self.name = name
         self.workers = workers
@@ -90,8 +109,20 @@ class WorkQueue:
         #: run in each worker as it starts (with ``initargs``: shared memory, a flag...)
         self.initializer = initializer
         self.initargs = initargs
+        self.quick_workers = quick_workers
+        self.quick_below = quick_below
+        #: Run once on each worker when the queue starts its workers, so that the first
+        #: jobs do not wait for a process to start and load what they need (and a key is
+        #: not taken for slow because its job came first).
+        self._warm = warm
+        self._warming: list[concurrent.futures.Future[object]] = []
         self._executor: concurrent.futures.Executor | None = None
+        self._quick_executor: concurrent.futures.Executor | None = None
         self._running = 0
+        self._quick_running = 0
+        #: How long each key's jobs take lately (seconds: the last job's, or half the
+        #: figure before it if that is more).
+        self._cost: dict[Hashable, float] = {}
         self._waiting: dict[Hashable, deque[_Job]] = {}
         self._since: dict[Hashable, int] = {}  # arrival order of each waiting key
         self._arrivals = itertools.count()
@@ -115,32 +146,70 @@ class WorkQueue:
         return float(seconds * 0.5 ** (max(0.0, t - at) / HALF_LIFE))
 
     def charge(self, key: Hashable, seconds: float, now: float | None = None) -> None:
-        """Count ``seconds`` of worker time against ``key``."""
+        """Count ``seconds`` of worker time against ``key`` (one job's).
+
+        >>> q = WorkQueue("doc", 1, quick_workers=1)
+        >>> q.is_quick("a"), q.charge("a", 3.0, now=0.0), q.is_quick("a")
+        (False, None, False)
+        >>> for _ in range(3):
+        ...     q.charge("a", 0.1, now=0.0)
+        >>> q.is_quick("a")
+        True
+        """
         t = time.monotonic() if now is None else now
         self._used[key] = (self.used(key, t) + seconds, t)
+        # a long job counts at once, and then for half as much with each job after it: a
+        # key whose jobs are now short, now long (a bot that thinks long at some rolls only)
+        # is not taken for quick after one short job
+        self._cost[key] = max(seconds, self._cost.get(key, 0.0) / 2)
         if len(self._used) > _KEYS_KEPT:
             idle = sorted((k for k in self._used if k not in self._waiting), key=self.used)
             for k in idle[: len(self._used) - _KEYS_KEPT]:
                 del self._used[k]
+                self._cost.pop(k, None)
 
-    def _pool(self) -> concurrent.futures.Executor:
+    def is_quick(self, key: Hashable) -> bool:
+        """Whether ``key``'s jobs lately took under ``quick_below`` seconds: the quick
+        workers take its jobs.  A key not seen yet is not quick (its first job shows what
+        it is), so fresh keys cannot hold the quick workers with long first jobs."""
+        cost = self._cost.get(key)
+        return cost is not None and cost < self.quick_below
+
+    def _new_pool(self, workers: int, name: str) -> concurrent.futures.Executor:
+        if self.processes:
+            return concurrent.futures.ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                # the event loop's process comes first for a core
+                initializer=_start_process,
+                initargs=(self.initializer, self.initargs),
+            )
+        return concurrent.futures.ThreadPoolExecutor(
+            workers, thread_name_prefix=name, initializer=self.initializer, initargs=self.initargs
+        )
+
+    def _pool(self, quick: bool = False) -> concurrent.futures.Executor:
+        if quick:
+            if self._quick_executor is None:
+                self._quick_executor = self._new_pool(self.quick_workers, f"{self.name}-quick")
+            return self._quick_executor
         if self._executor is None:
-            if self.processes:
-                self._executor = concurrent.futures.ProcessPoolExecutor(
-                    self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    # the event loop's process comes first for a core
-                    initializer=_start_process,
-                    initargs=(self.initializer, self.initargs),
-                )
-            else:
-                self._executor = concurrent.futures.ThreadPoolExecutor(
-                    self.workers,
-                    thread_name_prefix=self.name,
-                    initializer=self.initializer,
-                    initargs=self.initargs,
-                )
+            self._executor = self._new_pool(self.workers, self.name)
+            if self._warm is not None:
+                self._warming = [self._executor.submit(self._warm) for _ in range(self.workers)]
+            if self.quick_workers and self._quick_executor is None:
+                # the quick workers start with the others, ready when the others are busy
+                quick_pool = self._pool(quick=True)
+                self._warming += [
+                    quick_pool.submit(self._warm or int) for _ in range(self.quick_workers)
+                ]
         return self._executor
+
+    async def started(self) -> None:
+        """Start the workers (if not yet) and wait until they are ready (warmed up)."""
+        self._pool()
+        for future in self._warming:
+            await asyncio.wrap_future(future)
 
     async def run(self, key: Hashable, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on one of the queue's workers, in ``key``'s turn (with processes,
@@ -157,9 +226,17 @@ class WorkQueue:
         return await future
 
     def _dispatch(self) -> None:
-        while self._running < self.workers and self._waiting:
+        while self._waiting:
             now = time.monotonic()
-            key = min(self._waiting, key=lambda k: (self.used(k, now), self._since[k]))
+            if self._running < self.workers:
+                quick, keys = False, list(self._waiting)
+            elif self._quick_running < self.quick_workers:
+                quick, keys = True, [k for k in self._waiting if self.is_quick(k)]
+                if not keys:
+                    return
+            else:
+                return
+            key = min(keys, key=lambda k: (self.used(k, now), self._since[k]))
             line = self._waiting[key]
             job = line.popleft()
             if not line:
@@ -167,27 +244,38 @@ class WorkQueue:
                 del self._since[key]
             if job.future.done():  # its caller went away
                 continue
-            self._running += 1
-            done = asyncio.wrap_future(self._pool().submit(job.fn, *job.args))
-            done.add_done_callback(functools.partial(self._finished, key, job, now))
+            if quick:
+                self._quick_running += 1
+            else:
+                self._running += 1
+            done = asyncio.wrap_future(self._pool(quick).submit(_timed, job.fn, *job.args))
+            done.add_done_callback(functools.partial(self._finished, key, job, now, quick))
 
     def _finished(
-        self, key: Hashable, job: _Job, started: float, done: asyncio.Future[Any]
+        self, key: Hashable, job: _Job, started: float, quick: bool, done: asyncio.Future[Any]
     ) -> None:
-        self._running -= 1
-        self.charge(key, time.monotonic() - started)
+        if quick:
+            self._quick_running -= 1
+        else:
+            self._running -= 1
         exc = None if done.cancelled() else done.exception()  # retrieved even if unwanted
+        if done.cancelled() or exc is not None:
+            self.charge(key, time.monotonic() - started)
+        else:
+            seconds, result = done.result()
+            self.charge(key, seconds)  # the job's own time, not a worker's start before it
         if not job.future.done():
             if done.cancelled():
                 job.future.cancel()
             elif exc is not None:
                 job.future.set_exception(exc)
             else:
-                job.future.set_result(done.result())
+                job.future.set_result(result)
         self._dispatch()
 
     def close(self, *, wait: bool = False) -> None:
         """Stop taking jobs; the running ones finish in their workers (``wait``: for them)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=wait, cancel_futures=True)
-            self._executor = None
+        for pool in (self._executor, self._quick_executor):
+            if pool is not None:
+                pool.shutdown(wait=wait, cancel_futures=True)
+        self._executor = self._quick_executor = None

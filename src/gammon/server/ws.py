@@ -229,7 +229,7 @@ async def _hint(actor: TableActor, conn: Connection, message: ClientMessage) -> 
     """The bot's advice (gammon.server.hints): casual games and games against the bot only."""
     state = actor.state
     seat = state.seat_of(conn.user_id) if state is not None else None
-    answer = await hint_for(state, seat)
+    answer = await hint_for(state, seat, actor.host.bots, actor.id)
     conn.send_json(
         {"type": "hint", "id": message.id, "version": state.version if state else 0, **answer}
     )

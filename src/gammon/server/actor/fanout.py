@@ -17,21 +17,42 @@ from gammon.server.auth import now_ms
 from gammon.server.connection import Connection, dumps
 from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, error_code
 from gammon.server.table import TableState
-from gammon.server.views import entry_view, moves_payload, state_view
+from gammon.server.views import (
+    entry_view,
+    moves_for,
+    moves_payload,
+    public_view,
+    you_view,
+    your_seed,
+)
 
-__all__ = ["REPLAY_LIMIT", "Fanout"]
+__all__ = ["KEPT_MOVES", "REPLAY_LIMIT", "Fanout"]
 
 #: A resuming client that missed more entries than this gets one snapshot instead.
 REPLAY_LIMIT: Final = 64
 #: Seconds presence changes (joins, leaves) are gathered before one ``presence`` message.
 _PRESENCE_DELAY: Final = 0.2
+#: What the state of an event carries instead of legal moves the mover's connection holds
+#: already (an entry that did not change them: a seed, a resume, a seat's news).
+KEPT_MOVES: Final[dict[str, Any]] = {"moves_kept": True}
+
+
+#: What identifies the mover's legal moves: the game, its ply, the position and the dice.
+MovesKey = tuple[int, int, object, tuple[int, int]]
 
 
 @dataclass(slots=True)
 class _Cache:
     version: int = -1
-    states: dict[tuple[int | None, bool, bool], str] = field(default_factory=dict)
+    #: The texts per (seat, signed in, with chat, moves kept).
+    states: dict[tuple[int | None, bool, bool, bool], str] = field(default_factory=dict)
+    #: The pieces of the state every viewer shares, with and without the chat.
+    public: dict[bool, tuple[str, str | None, dict[str, Any] | None, str]] = field(
+        default_factory=dict
+    )
     moves: dict[str, Any] | None = None
+    #: Which moves ``moves`` lists (None: no seat is moving).
+    moves_key: MovesKey | None = None
     history: str | None = None
 
 
@@ -80,9 +101,36 @@ class Fanout:
         if cache.version != state.version:
             cache.version = state.version
             cache.states.clear()
+            cache.public.clear()
             cache.moves = None
+            cache.moves_key = None
             cache.history = None
+            match = state.match
+            g = match.game if match is not None else None
+            if (
+                g is not None
+                and g.phase == "moving"
+                and g.turn is not None
+                and g.dice is not None
+                and state.status == "playing"
+            ):
+                cache.moves_key = (g.number, g.plies, g.position, (g.dice.d1, g.dice.d2))
         return cache
+
+    def _moves_to(self, conn: Connection, seat: int | None, *, may_keep: bool) -> bool:
+        """Whether the state for ``conn`` may leave the legal moves out because ``conn``
+        was sent these very moves already (``may_keep``: an event, not a snapshot); the
+        connection remembers which moves it holds."""
+        cache = self._fresh_cache()
+        key = cache.moves_key
+        state = loaded(self._table)
+        assert state.match is not None or key is None
+        if key is None or seat is None or state.match is None or state.match.game.turn != seat:
+            conn.moves_key = None  # a state without them: the client holds none any more
+            return False
+        kept = may_keep and conn.moves_key == key
+        conn.moves_key = key
+        return kept
 
     def is_listed_move(self, text: str) -> bool:
         """Whether ``text`` is one of the canonical move texts already sent at this version."""
@@ -93,40 +141,65 @@ class Fanout:
             and any(m["move"] == text for m in cache.moves["moves"] or ())
         )
 
-    def _state_json(self, seat: int | None, signed_in: bool, *, chat: bool = True) -> str:
+    def _state_json(
+        self, seat: int | None, signed_in: bool, *, chat: bool = True, kept: bool = False
+    ) -> str:
+        """The state for a viewer, as JSON (``kept``: the viewer, the mover, holds these
+        legal moves already: ``moves_kept`` instead of them)."""
         state = loaded(self._table)
         cache = self._fresh_cache()
-        key = (seat, signed_in, chat)
+        key = (seat, signed_in, chat, kept)
         text = cache.states.get(key)
         if text is None:
             moves = None
             match = state.match
             if (
-                match is not None
+                cache.moves_key is not None
+                and match is not None
                 and seat is not None
-                and match.game.phase == "moving"
                 and match.game.turn == seat
-                and match.game.dice is not None
-                and state.status == "playing"
             ):
-                if cache.moves is None:
-                    g = match.game
-                    assert g.dice is not None
-                    cache.moves = moves_payload(g.position, (g.dice.d1, g.dice.d2))
-                moves = cache.moves
-            view = state_view(
+                if kept:
+                    moves = KEPT_MOVES
+                else:
+                    if cache.moves is None:
+                        g = match.game
+                        assert g.dice is not None
+                        cache.moves = moves_payload(g.position, (g.dice.d1, g.dice.d2))
+                    moves = cache.moves
+            head, match_open, dice, tail = self._public(chat)
+            you = dumps(you_view(state, seat, signed_in=signed_in))
+            if match_open is None:
+                text = f'{head},"you":{you},"match":null,"dice":null,{tail}'
+            else:
+                assert dice is not None
+                mv = f"{match_open},{dumps(moves_for(state, seat, moves))[1:]}"
+                dv = dumps(dice | your_seed(state, seat))
+                text = f'{head},"you":{you},"match":{mv},"dice":{dv},{tail}'
+            cache.states[key] = text
+        return text
+
+    def _public(self, chat: bool) -> tuple[str, str | None, dict[str, Any] | None, str]:
+        """What every viewer is sent alike (:func:`gammon.server.views.public_view`), in
+        pieces of JSON made once per version and presence: the text up to ``table``, the
+        ``match`` without its closing brace (None without a match), the ``dice`` (to which a
+        seat's own seed is added) and the text after them, through the closing brace."""
+        cache = self._fresh_cache()
+        pieces = cache.public.get(chat)
+        if pieces is None:
+            state = loaded(self._table)
+            view = public_view(
                 state,
-                seat,
-                signed_in=signed_in,
                 online=self.online(),
-                moves=moves,
                 spectators=self.spectators(),
                 chat=chat,
                 idle=self._idle_deadline(state),
             )
-            text = dumps(view)
-            cache.states[key] = text
-        return text
+            match, dice = view.pop("match"), view.pop("dice")
+            head = f'{{"version":{view.pop("version")},"table":{dumps(view.pop("table"))}'
+            pieces = (head, dumps(match)[:-1] if match is not None else None, dice, dumps(view)[1:])
+            cache.public[chat] = pieces
+        return pieces
 
     def _game_starts(self) -> list[int]:
         """Where each game of the match begins in the journal: the index of the ``start``
@@ -180,7 +253,9 @@ class Fanout:
     def _send_state(self, conn: Connection, *, resync: bool = False, history: bool = False) -> None:
         """A snapshot: the whole state (and, for a client starting afresh, the current
         game's history; ``history_game`` is its number, older games come by page)."""
-        body = self._state_json(self._table.seat(conn), conn.user is not None)
+        seat = self._table.seat(conn)
+        self._moves_to(conn, seat, may_keep=False)
+        body = self._state_json(seat, conn.user is not None)
         extra = '"resync":true,' if resync else ""
         if history:
             extra += f'"history":{self._history_json()},"history_game":{max(1, self.games())},'
@@ -214,6 +289,7 @@ class Fanout:
         seat = self._table.seat(conn)
         head = self._event_head(record, seat)
         if with_state:
+            self._moves_to(conn, seat, may_keep=False)
             body = self._state_json(seat, conn.user is not None, chat=False)
             return f'{head},"state":{body}}}'
         return head + "}"
@@ -221,7 +297,8 @@ class Fanout:
     def broadcast(self, record: Record) -> None:
         """A new entry, with the state after it, to every joined connection; a chat line
         changes nothing else, so it goes alone (one text for everyone, a few hundred
-        bytes, not a state per viewer)."""
+        bytes, not a state per viewer).  The mover's legal moves go only to a connection
+        that does not hold them yet (``moves_kept`` otherwise)."""
         conns = [conn for conn in self._table.conns if conn.joined]
         if record.kind == "chat":
             text = self._event_head(record, None) + "}"
@@ -234,7 +311,8 @@ class Fanout:
             head = heads.get(seat)
             if head is None:
                 head = heads[seat] = self._event_head(record, seat)
-            body = self._state_json(seat, conn.user is not None, chat=False)
+            kept = self._moves_to(conn, seat, may_keep=True)
+            body = self._state_json(seat, conn.user is not None, chat=False, kept=kept)
             conn.send(f'{head},"state":{body}}}')
 
     def welcome(self, conn: Connection, last_version: int | None) -> None:
@@ -271,6 +349,7 @@ class Fanout:
         """Joins and leaves: one small ``presence`` message to everyone, a moment later
         (so that a burst of joins costs one message per connection, not one each)."""
         self._cache.states.clear()
+        self._cache.public.clear()
         if self._presence_timer is None:
             loop = asyncio.get_running_loop()
             self._presence_timer = loop.call_later(_PRESENCE_DELAY, self._send_presence)

@@ -12,7 +12,7 @@
 // always one of the listed moves, and the server accepts it. Hits are derived from the board.
 
 /** @typedef {[number, number, number, boolean]} Step from, to, die, hit (mover's numbering) */
-/** @typedef {{move: string, position_id?: string, steps: Step[]}} LegalMove */
+/** @typedef {{move: string, steps: Step[]}} LegalMove */
 /**
  * What may follow the steps played so far, like the server's `steps` answer.
  * @typedef {object} StepAnswer
@@ -389,4 +389,22 @@ export function turnFromState(state, seat) {
     theirsPinned: g.pinned ? g.pinned[1 - seat] : [],
     waiting: g.waiting ? g.waiting[seat] : 0,
   };
+}
+
+/**
+ * A new `state` whose `match.moves_kept` says the mover holds its legal moves already (an
+ * event that did not change them: docs/protocol.md) gets them back from the previous state;
+ * any other state is returned as it is.
+ * @param {any} previous the state held so far (or null)
+ * @param {any} next the state just received
+ * @returns {any}
+ */
+export function withKeptMoves(previous, next) {
+  const m = next && next.match;
+  if (!m || !m.moves_kept) return next;
+  const p = previous && previous.match;
+  if (!p || !(Array.isArray(p.moves) || p.moves_omitted)) return next; // nothing to keep: asks nothing
+  const match = { ...m, moves: p.moves, moves_omitted: p.moves_omitted, forced: p.forced, step_options: p.step_options };
+  delete match.moves_kept;
+  return { ...next, match };
 }

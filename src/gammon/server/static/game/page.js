@@ -11,6 +11,7 @@ import { fmtDice, h, storage } from "./dom.js";
 import { hasKey, onLangChange, points, setHeaderBalance, t } from "./i18n.js";
 import { onHint, renderHint } from "./hint.js";
 import { installKeys } from "./keys.js";
+import { withKeptMoves } from "./movebuilder.js";
 import { MoveList } from "./movelist.js";
 import { MoveInput } from "./moving.js";
 import { Connection, PROTOCOL } from "./net.js";
@@ -363,6 +364,7 @@ export class GamePage {
   applyState(st, version) {
     const previous = this.state;
     const oldVersion = previous ? previous.version : null;
+    st = withKeptMoves(previous, st); // an event that left the legal moves as they were
     this.state = { ...st, version: st.version ?? version };
     if (typeof st.now === "number") this.clockOffset = st.now - Date.now();
     for (const c of st.chat || []) {
