@@ -106,8 +106,11 @@ export class MoveInput {
     if (!this.canMove()) return null;
     const builder = this.builder();
     if (builder) return builder.options(this.played);
-    if (!this.played.length) return this.page.match.step_options;
-    return this.stepsCache.get(this.stepsKey(this.played));
+    const first = this.played.length ? null : this.page.match.step_options;
+    if (first) return first;
+    const known = this.stepsCache.get(this.stepsKey(this.played));
+    if (known === undefined) this.requestSteps(); // asked once (a state without its first steps too)
+    return known;
   }
 
   /** @param {StepAnswer | null | undefined} opts */
@@ -248,7 +251,9 @@ export class MoveInput {
 
   // Only when the state leaves the moves out: ask the server what may follow `played`.
   requestSteps() {
-    if (this.builder() || !this.played.length) return;
+    if (this.builder()) return;
+    const m = this.page.match;
+    if (!this.played.length && (!m || !m.moves_omitted || m.step_options)) return; // the state has them
     const key = this.stepsKey(this.played);
     if (this.stepsCache.has(key)) return;
     for (const k of this.stepsWaiting.values()) if (k === key) return;
