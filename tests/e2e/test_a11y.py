@@ -3,7 +3,9 @@
 axe-core comes from npm (``node_modules/axe-core``, a dev dependency in package.json,
 installed by ``npm ci``) and is injected by Playwright into each page: the lobby, sign up and
 sign in, the account, a game against the bot (while playing and at the end), the match page,
-the verification page, the analysis page; in light and dark colour schemes.  The result is
+the verification page, the analysis page, the rules pages, watching, the leaderboard, a
+player's profile, challenges, tournaments and the import form; in light and dark colour
+schemes.  The result is
 printed.
 """
 
@@ -84,10 +86,19 @@ def test_no_serious_accessibility_violation_on_any_page(
     play_until(page, lambda: False)
     expect(page.locator("[data-testid=over]")).to_be_visible()
     axe(page, "game (over)", results)
+    name = page.evaluate("() => window.gammonPage.state.table.seats.find((s) => s && !s.bot).name")
     for label, path in (
         ("match", f"/matches/{table}"),
         ("verify", f"/matches/{table}/verify"),
         ("analysis", f"/matches/{table}/analysis"),
+        ("rules", "/rules"),
+        ("rules of plakoto", "/rules/plakoto"),
+        ("watch", "/watch"),
+        ("leaderboard", "/leaderboard"),
+        ("profile", f"/@/{name}"),
+        ("challenges", "/challenges"),
+        ("tournaments", "/tournaments"),
+        ("import", "/import"),
     ):
         page.goto(path)
         page.wait_for_load_state("networkidle")

@@ -291,7 +291,7 @@ function gameNode(g, names, rotation, earlier = false) {
     h("div", { class: "note" }, t(n.key, { ...n.params, name: names[n.seat] ?? "" })),
   );
   const table = h("table", { class: "movetable" });
-  const headRow = h("tr", {}, h("th", {}, ""), h("th", {}, names[0] ?? ""), h("th", {}, names[1] ?? ""));
+  const headRow = h("tr", {}, h("th", {}, h("span", { class: "sr-only" }, t("moves.turn"))), h("th", {}, names[0] ?? ""), h("th", {}, names[1] ?? ""));
   table.append(h("thead", {}, headRow));
   const body = h("tbody");
   g.rows.forEach((/** @type {(Cell | null)[]} */ row, /** @type {number} */ i) => {

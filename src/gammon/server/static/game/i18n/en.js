@@ -137,6 +137,7 @@ export default {
   "move.no_move": "{name}: {dice}, no legal move.",
   "move.no_move_you": "{dice}: you have no legal move.",
   "moves.title": "Moves",
+  "moves.turn": "Turn",
   "moves.empty": "No moves yet.",
   "moves.game": "Game {n}",
   "moves.crawford": "Crawford",

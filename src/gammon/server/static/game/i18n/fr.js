@@ -137,6 +137,7 @@ export default {
   "move.no_move": "{name} : {dice}, aucun coup possible.",
   "move.no_move_you": "{dice} : vous n'avez aucun coup possible.",
   "moves.title": "Coups",
+  "moves.turn": "Tour",
   "moves.empty": "Aucun coup pour l'instant.",
   "moves.game": "Partie {n}",
   "moves.crawford": "Crawford",

@@ -137,6 +137,7 @@ export default {
   "move.no_move": "{name}: {dice}, nessuna mossa possibile.",
   "move.no_move_you": "{dice}: non hai mosse possibili.",
   "moves.title": "Mosse",
+  "moves.turn": "Turno",
   "moves.empty": "Ancora nessuna mossa.",
   "moves.game": "Partita {n}",
   "moves.crawford": "Crawford",
