@@ -176,7 +176,7 @@ def test_two_ply_picks_one_of_the_best_one_ply_moves(variant: str) -> None:
 
 def test_shipped_nets_are_small_and_match_their_encoding() -> None:
     shipped = [v for v in NET_VARIANTS if has_net(v)]
-    assert {"plakoto", "fevga"} <= set(shipped)
+    assert {"plakoto", "fevga", "long-nardy", "jacquet"} <= set(shipped)
     data = Path(__file__).resolve().parents[2] / "src/gammon/bots/nets/data"
     for variant in shipped:
         assert (data / f"{variant}.npz").stat().st_size < 200_000
@@ -184,7 +184,7 @@ def test_shipped_nets_are_small_and_match_their_encoding() -> None:
 
 
 def test_seated_nets_play_the_top_levels_and_the_hand_made_bot_the_lower_ones() -> None:
-    assert {"fevga", "long-nardy"} == SEATED_NETS
+    assert {"fevga", "jacquet", "long-nardy"} == SEATED_NETS
     assert all(has_net(v) for v in SEATED_NETS)
     for variant in SEATED_NETS:
         assert variant_bot("world-class", variant) == NetBot()
@@ -193,7 +193,7 @@ def test_seated_nets_play_the_top_levels_and_the_hand_made_bot_the_lower_ones() 
             assert variant_bot(level, variant) == VariantBot(plies=1)
     # a net not (yet) measured stronger than the hand-made bot is not seated
     assert variant_bot("world-class", "plakoto") == VariantBot(plies=2)
-    assert variant_bot("grandmaster", "jacquet") == VariantBot(plies=2)
+    assert variant_bot("grandmaster", "acey-deucey") == VariantBot(plies=2)
     assert variant_bot("expert", "plakoto") == VariantBot(plies=1)
 
 

@@ -51,8 +51,8 @@ _LOCK = threading.Lock()
 
 #: The variants whose shipped net plays the top levels: those measured stronger than the
 #: hand-made bot (docs/bots.md, 1,000 games each at 1 ply, the 95% interval above 50%).
-#: plakoto's net is not (51.3% [48.2, 54.4]); jacquet and acey-deucey have none yet.
-SEATED_NETS: Final = frozenset({"fevga", "long-nardy"})
+#: plakoto's net is not (51.3% [48.2, 54.4]); acey-deucey has none yet.
+SEATED_NETS: Final = frozenset({"fevga", "jacquet", "long-nardy"})
 
 
 @cache
