@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/variant_bots.py --games 200 [--variants fevga,plakoto] \
         [--bot heuristic|net] [--plies 1] [--opponent random|heuristic|net] \
-        [--opponent-plies 1] [--net VARIANT=PATH ...] [--workers 1]
+        [--opponent-plies 1] [--width 3] [--margin 0.1] [--net VARIANT=PATH ...] [--workers 1]
 
 ``--bot`` is the bot measured: ``heuristic`` (gammon.bots.variant_bot.VariantBot, the
 default) or ``net`` (gammon.bots.nets.NetBot with the shipped weights, or those of a
@@ -15,7 +15,9 @@ variant).  Each game is played with the core API to the end (bear-off, or plakot
 mother rule); the roll-off winner rolls again where the variant says so, and
 acey-deucey's 1-2 keeps the turn.  Prints the bot's share of games won with a 95%
 Wilson interval (a draw counts as half a win), its share of the points, and the
-milliseconds per bot move.  ``--workers`` plays the games in that many processes.
+milliseconds per bot move (wall clock: the mean and the 95th percentile).  ``--width``
+and ``--margin`` set the 2-ply search (the moves searched again; for the net, only
+those within ``--margin`` equity of the best).  ``--workers`` plays the games in that many processes.
 
 Measured on 2026-12-01 (the shared 2-core development machine, seed 20261201), the
 heuristic bot against random moves:
@@ -41,7 +43,8 @@ acey-deucey is slow because a 1-2 roll has thousands of legal moves (the 1 and t
 then four steps of any double), which the random player generates too: 200 games take
 tens of minutes, hence 60.
 
-The nets against the heuristic bot and random moves: see docs/bot.md.
+The nets against the heuristic bot, random moves and their own 2-ply search: see
+docs/bots.md ("The variant nets").
 """
 
 from __future__ import annotations
@@ -181,9 +184,7 @@ def main() -> None:
         + (f" at {args.opponent_plies} ply" if args.opponent != "random" else "")
         + f", {args.games} games each"
     )
-    print(
-        f"{'variant':12} {'won':>7} {'95% interval':>15} {'points':>7} {'ms/move':>8} {'p95':>6}"
-    )
+    print(f"{'variant':12} {'won':>7} {'95% interval':>15} {'points':>7} {'ms/move':>8} {'p95':>6}")
     workers = max(1, args.workers)
     for variant in args.variants.split(","):
         seeds = [args.seed + g for g in range(args.games)]
