@@ -3,12 +3,15 @@
 
     scripts/train_variant_net.py --variant plakoto --games 20000 --seed 1 \\
         --out /tmp/plakoto.ckpt.npz [--resume] [--every 500] [--ship] [--keep] \\
-        [--hidden 40] [--alpha 0.1] [--alpha-half 10000] [--lam 0.7] [--epsilon 0.01]
+        [--hidden 40] [--alpha 0.1] [--alpha-half 10000] [--lam 0.7] [--epsilon 0.01] \\
+        [--init src/gammon/bots/nets/data/plakoto.npz --init-games 8000]
 
 ``--games`` is the total to reach: with ``--resume`` the run continues from the
 checkpoint ``--out`` (its settings win over the command line's).  A checkpoint is
 written every ``--every`` games and at the end (``--keep`` keeps each one as
-``<out>.<games>.npz`` too, to pick the strongest); ``--ship`` also writes the weights
+``<out>.<games>.npz`` too, to pick the strongest); ``--init`` starts a new run from
+the weights of a net file (the shipped one, say) instead of random ones, counting
+``--init-games`` games already played (for the learning rate); ``--ship`` also writes the weights
 (float32, no training state) to src/gammon/bots/nets/data/<variant>.npz, the file
 the package loads.  Logs games, games per second and moves per game.
 """
@@ -19,6 +22,7 @@ import argparse
 import time
 from pathlib import Path
 
+from gammon.bots.nets.net import Net
 from gammon.bots.nets.td import TrainConfig, Trainer
 
 DATA = Path(__file__).resolve().parents[1] / "src/gammon/bots/nets/data"
@@ -37,6 +41,8 @@ def main() -> None:
     parser.add_argument("--alpha-half", type=float, default=10000.0, help="games to halve alpha")
     parser.add_argument("--lam", type=float, default=0.7)
     parser.add_argument("--epsilon", type=float, default=0.01)
+    parser.add_argument("--init", type=Path, help="start from this net file's weights")
+    parser.add_argument("--init-games", type=int, default=0, help="games behind --init")
     parser.add_argument("--ship", action="store_true", help="also write the package's data file")
     parser.add_argument(
         "--keep", action="store_true", help="also keep each checkpoint as OUT.<games>.npz"
@@ -56,7 +62,9 @@ def main() -> None:
             epsilon=args.epsilon,
         )
         trainer = Trainer.new(config)
-        print(f"new run: {config}", flush=True)
+        if args.init is not None:
+            trainer = trainer.from_weights(Net.load(args.init)[0], args.init_games)
+        print(f"new run: {config} from {args.init or 'random weights'}", flush=True)
     start = last = time.process_time()
     wall = time.perf_counter()
     moves = 0

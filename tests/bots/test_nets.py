@@ -176,20 +176,28 @@ def test_two_ply_picks_one_of_the_best_one_ply_moves(variant: str) -> None:
 
 def test_shipped_nets_are_small_and_match_their_encoding() -> None:
     shipped = [v for v in NET_VARIANTS if has_net(v)]
-    assert {"plakoto", "fevga"} <= set(shipped)
+    assert {"plakoto", "fevga", "long-nardy", "jacquet"} <= set(shipped)
     data = Path(__file__).resolve().parents[2] / "src/gammon/bots/nets/data"
     for variant in shipped:
         assert (data / f"{variant}.npz").stat().st_size < 200_000
         assert load_net(variant).inputs == input_size(variant)
 
 
-def test_world_class_plays_the_net_and_the_lower_levels_the_hand_made_bot() -> None:
-    assert SEATED_NETS and all(has_net(v) for v in SEATED_NETS)
-    assert isinstance(variant_bot("world-class", "fevga"), NetBot)
-    assert variant_bot("expert", "fevga") == VariantBot(plies=1)
-    # a net not (yet) stronger than the hand-made bot at 2 plies is not seated
+def test_seated_nets_play_the_top_levels_and_the_hand_made_bot_the_lower_ones() -> None:
+    assert {"fevga", "jacquet", "long-nardy"} == SEATED_NETS
+    assert all(has_net(v) for v in SEATED_NETS)
+    for variant in SEATED_NETS:
+        assert variant_bot("world-class", variant) == NetBot()
+        assert variant_bot("grandmaster", variant) == NetBot(plies=2)
+        for level in ("beginner", "intermediate", "expert"):
+            assert variant_bot(level, variant) == VariantBot(plies=1)
+    # a net not (yet) measured stronger than the hand-made bot is not seated
     assert variant_bot("world-class", "plakoto") == VariantBot(plies=2)
-    assert variant_bot("world-class", "jacquet") == VariantBot(plies=2)
+    assert variant_bot("grandmaster", "acey-deucey") == VariantBot(plies=2)
+    assert variant_bot("expert", "plakoto") == VariantBot(plies=1)
+
+
+def test_world_class_plays_the_net_in_a_match() -> None:
     state = new_match(TableOptions(variant="fevga", cube=False, match_length=1))
     rng = random.Random(4)
 
@@ -208,3 +216,94 @@ def test_world_class_plays_the_net_and_the_lower_levels_the_hand_made_bot() -> N
             plays += 1
         state = apply(state, action).state
     assert plays > 0
+
+
+def test_grandmaster_falls_back_to_the_one_ply_net_on_a_short_clock() -> None:
+    state = new_match(TableOptions(variant="long-nardy", cube=False, match_length=1))
+    rolls = iter([Dice(6, 1), Dice(5, 3)])
+
+    class Fixed:
+        def roll(self) -> Dice:
+            return next(rolls)
+
+    while state.game.phase != "moving":
+        state = apply(state, choose_action(state, to_act(state)[0], dice=Fixed())).state
+    seat = to_act(state)[0]
+    g = state.game
+    assert g.dice is not None
+    short = choose_action(state, seat, "grandmaster", time_left=3.0)
+    assert isinstance(short, Play)
+    assert short.move == str(NetBot().choose_move(g.position, g.dice))
+    full = choose_action(state, seat, "grandmaster")
+    assert isinstance(full, Play)
+    assert full.move == str(NetBot(plies=2).choose_move(g.position, g.dice))
+
+
+def _reply_equity_one_roll_at_a_time(bot: NetBot, position: Position) -> float:
+    """The 2-ply reply average as the first NetBot computed it: one batch per roll."""
+    from gammon.bots.nets.bot import mover_outputs, outcome
+    from gammon.bots.variant_bot import ROLLS
+
+    net = bot.net(position)
+    total = 0.0
+    for dice, weight in ROLLS:
+        moves = position.legal_moves(dice)
+        if moves:
+            best = float(equity(mover_outputs(net, position, moves)[3]).max())
+        else:
+            after = position.apply(position.pass_move(dice))
+            final = outcome(after)
+            out = final if final is not None else net.forward(encode([after]))[0]
+            best = -float(equity(out[None, :])[0])
+        total += weight * best
+    return total / 36.0
+
+
+@pytest.mark.parametrize("variant", ["plakoto", "fevga", "acey-deucey"])
+def test_the_batched_reply_average_is_the_per_roll_one(variant: str) -> None:
+    bot = _bot_for(variant, plies=2)
+    for position in _positions(variant, 7, 40 if variant != "acey-deucey" else 6)[1::5]:
+        batched = bot._reply_equity(position)
+        assert batched == pytest.approx(_reply_equity_one_roll_at_a_time(bot, position), abs=1e-9)
+
+
+def test_two_ply_searches_only_the_moves_within_its_margin() -> None:
+    position = _positions("fevga", 3, 30)[-1]
+    dice = Dice(5, 2)
+    ranked = NetBot().rank(position, dice)
+    assert len(ranked) > 3
+    searched: list[str] = []
+
+    class Counting(NetBot):
+        __slots__ = ()
+
+        def _searched(self, position: Position, move: object) -> float:
+            searched.append(str(move))
+            return NetBot._searched(self, position, move)  # type: ignore[arg-type]
+
+    gap = ranked[0][0] - ranked[1][0]
+    # no move within the margin but the best: no search, the 1-ply choice
+    assert Counting(plies=2, margin=gap / 2).choose_move(position, dice) == ranked[0][1]
+    assert searched == []
+    Counting(plies=2, margin=10.0, width=3).choose_move(position, dice)
+    assert searched == [str(m) for _, m in ranked[:3]]
+
+
+def test_the_net_bots_are_deterministic() -> None:
+    for variant in ("plakoto", "long-nardy"):
+        position = _positions(variant, 9, 25)[-1]
+        first = [str(NetBot(plies=p).choose_move(position, Dice(3, 1))) for p in (1, 2)]
+        again = [str(NetBot(plies=p).choose_move(position, Dice(3, 1))) for p in (1, 2)]
+        assert first == again
+
+
+def test_a_run_starts_from_given_weights(tmp_path: Path) -> None:
+    base = Trainer.new(TrainConfig("jacquet", hidden=5, seed=2))
+    base.play_game()
+    base.export(tmp_path / "j.npz")
+    net, _ = Net.load(tmp_path / "j.npz")
+    run = Trainer.new(TrainConfig("jacquet", hidden=5, seed=4)).from_weights(net, 100)
+    assert run.games == 100 and np.array_equal(run.net.w1, net.w1)
+    assert run.net.w1 is not net.w1
+    with pytest.raises(ValueError, match="shape"):
+        Trainer.new(TrainConfig("jacquet", hidden=6, seed=4)).from_weights(net)

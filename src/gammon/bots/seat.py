@@ -49,10 +49,10 @@ __all__ = ["SEATED_NETS", "bot_for_level", "choose_action", "score_context", "va
 
 _LOCK = threading.Lock()
 
-#: The variants whose shipped net plays world-class: those measured stronger than the
-#: hand-made bot at 2 plies, which it replaces (docs/bot.md: fevga's net wins 57.5% of
-#: 200 games against it; plakoto's shipped net only 31%, long nardy's 49.5%: they keep VariantBot).
-SEATED_NETS: Final = frozenset({"fevga"})
+#: The variants whose shipped net plays the top levels: those measured stronger than the
+#: hand-made bot (docs/bots.md, 1,000 games each at 1 ply, the 95% interval above 50%).
+#: plakoto's net is not (51.3% [48.2, 54.4]); acey-deucey has none yet.
+SEATED_NETS: Final = frozenset({"fevga", "jacquet", "long-nardy"})
 
 
 @cache
@@ -118,16 +118,17 @@ def _last_roll_move(position: Position, dice: Dice) -> Move:
 def variant_bot(level: str, variant: str) -> VariantBot | NetBot:
     """The bot of ``level`` for a variant bgsage cannot play.
 
-    ``world-class`` and ``grandmaster`` get the variant's trained net
-    (:mod:`gammon.bots.nets`) where it ships and is in :data:`SEATED_NETS`, else the
-    hand-made :class:`VariantBot` at 2 plies; the other levels get the hand-made bot at
-    1 ply.
+    Where the variant's trained net (:mod:`gammon.bots.nets`) ships and is in
+    :data:`SEATED_NETS`, ``grandmaster`` plays it at 2 plies (the filtered search of
+    :class:`~gammon.bots.nets.NetBot`) and ``world-class`` at 1 ply; elsewhere both
+    get the hand-made :class:`VariantBot` at 2 plies.  The other levels get the
+    hand-made bot at 1 ply.
 
     >>> variant_bot("world-class", "fevga")
-    NetBot(plies=1, width=3, nets={})
+    NetBot(plies=1, width=3, nets={}, margin=0.1)
+    >>> variant_bot("grandmaster", "long-nardy")
+    NetBot(plies=2, width=3, nets={}, margin=0.1)
     >>> variant_bot("world-class", "plakoto")
-    VariantBot(plies=2, width=3, evaluator=HeuristicEvaluator())
-    >>> variant_bot("grandmaster", "plakoto")
     VariantBot(plies=2, width=3, evaluator=HeuristicEvaluator())
     >>> variant_bot("expert", "fevga")
     VariantBot(plies=1, width=3, evaluator=HeuristicEvaluator())
@@ -138,7 +139,9 @@ def variant_bot(level: str, variant: str) -> VariantBot | NetBot:
         from gammon.bots.nets import NetBot, has_net
     except ImportError:  # numpy comes with the bot extra
         return VariantBot(plies=2)
-    return NetBot() if variant in SEATED_NETS and has_net(variant) else VariantBot(plies=2)
+    if variant not in SEATED_NETS or not has_net(variant):
+        return VariantBot(plies=2)
+    return NetBot(plies=2) if level == "grandmaster" else NetBot()
 
 
 def _variant_action(
@@ -179,21 +182,22 @@ def choose_action(
 
     Variants that bgsage cannot evaluate (plakoto, fevga, long nardy, jacquet,
     acey-deucey: another board geometry) are played by :func:`variant_bot`: the trained
-    net for ``world-class`` and ``grandmaster`` where one is seated (else the hand-made
-    :class:`VariantBot` at 2 plies) and the hand-made bot at 1 ply otherwise,
-    whatever ``bot`` is given (unless it is a VariantBot or a NetBot).
+    net for ``world-class`` (1 ply) and ``grandmaster`` (2 plies) where one is seated
+    (else the hand-made :class:`VariantBot` at 2 plies) and the hand-made bot at 1 ply
+    otherwise, whatever ``bot`` is given (unless it is a VariantBot or a NetBot); the
+    clock's fallback applies to them too.
 
     Raises :class:`IllegalActionError` when it is not ``seat``'s decision.
     """
     if seat not in to_act(state):
         raise IllegalActionError(f"it is not player {seat}'s decision (game {state.game.number})")
     variant = state.game.position.variant
+    if level in LEVELS:
+        level = level_within(level, time_left)
     if (bot is not None and not isinstance(bot, Bot)) or not variant.standard_geometry:
         if bot is None or isinstance(bot, Bot):
             bot = variant_bot(level, variant.name)
         return _variant_action(state, seat, bot, dice if dice is not None else SystemDice())
-    if level in LEVELS:
-        level = level_within(level, time_left)
     player = bot if bot is not None else bot_for_level(level)
     source = dice if dice is not None else SystemDice()
     g = state.game

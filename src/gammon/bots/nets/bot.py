@@ -35,7 +35,7 @@ from gammon.position import Position
 from .features import FAMILIES, encode
 from .net import Net, equity, flip_outputs
 
-__all__ = ["NetBot", "has_net", "load_net", "mover_outputs", "outcome"]
+__all__ = ["NetBot", "afterstates", "has_net", "load_net", "mover_outputs", "outcome"]
 
 Array = npt.NDArray[np.float64]
 
@@ -74,6 +74,37 @@ def outcome(after: Position) -> Array | None:
     return np.array([0.0, 0.0, gammon])
 
 
+def afterstates(
+    position: Position, moves: Sequence[Move]
+) -> tuple[list[Position], list[bool], list[Array | None]]:
+    """The positions ``moves`` lead to, whether the mover stays on roll, the exact outcomes.
+
+    The next positions have their player on roll (the other side, or the mover again
+    after acey-deucey's bonus roll); the outcomes are for that player, None while the
+    game goes on.
+    """
+    nexts: list[Position] = []
+    again: list[bool] = []
+    for m in moves:
+        bonus = position.earns_bonus_roll(m)
+        after = m.position_after()
+        nexts.append(after.flipped() if bonus else after)
+        again.append(bonus)
+    return nexts, again, [outcome(n) for n in nexts]
+
+
+def _values(net: Net, nexts: Sequence[Position], finals: Sequence[Array | None]) -> Array:
+    """The outputs for the player on roll of each of ``nexts`` (exact when the game is over)."""
+    values = np.empty((len(nexts), 3))
+    running = [i for i, f in enumerate(finals) if f is None]
+    if running:
+        values[running] = net.forward(encode([nexts[i] for i in running]))
+    for i, f in enumerate(finals):
+        if f is not None:
+            values[i] = f
+    return values
+
+
 def mover_outputs(
     net: Net, position: Position, moves: Sequence[Move]
 ) -> tuple[list[Position], list[bool], list[Array | None], Array, Array]:
@@ -85,14 +116,7 @@ def mover_outputs(
     outputs (win, win gammon, lose gammon) and the encoded next positions (zero for
     the games that end), one row per move.
     """
-    nexts: list[Position] = []
-    again: list[bool] = []
-    for m in moves:
-        bonus = position.earns_bonus_roll(m)
-        after = m.position_after()
-        nexts.append(after.flipped() if bonus else after)
-        again.append(bonus)
-    finals = [outcome(n) for n in nexts]
+    nexts, again, finals = afterstates(position, moves)
     values = np.empty((len(nexts), 3))
     inputs = np.zeros((len(nexts), net.inputs))
     running = [i for i, f in enumerate(finals) if f is None]
@@ -115,6 +139,8 @@ class NetBot:
     width: int = 3
     #: Nets by variant name instead of the shipped ones (training, tests).
     nets: Mapping[str, Net] = field(default_factory=dict)
+    #: At 2 plies, only the moves within this 1-ply equity of the best are searched again.
+    margin: float = 0.1
 
     def net(self, position: Position) -> Net:
         """The net for ``position``'s variant."""
@@ -133,6 +159,9 @@ class NetBot:
     def choose_move(self, position: Position, dice: DiceLike) -> Move:
         """The move to play (the pass move when nothing can be played)."""
         ranked = self.rank(position, dice)
+        if self.plies >= 2 and ranked:
+            # the move filter: a clearly worse move is not searched again
+            ranked = [r for r in ranked if r[0] >= ranked[0][0] - self.margin]
         two_ply = partial(self._searched, position)
         return searched_choice(position, dice, ranked, self.plies, self.width, two_ply)
 
@@ -145,17 +174,27 @@ class NetBot:
         return reply if again[0] else -reply
 
     def _reply_equity(self, position: Position) -> float:
-        """The expected 1-ply equity of the player on roll in ``position`` over its 21 rolls."""
-        net = self.net(position)
-        total = 0.0
+        """The expected 1-ply equity of the player on roll in ``position`` over its 21 rolls.
+
+        The afterstates of all 21 rolls are evaluated in one batch.
+        """
+        nexts: list[Position] = []
+        again: list[bool] = []
+        finals: list[Array | None] = []
+        groups: list[tuple[int, int, int]] = []  # (weight, first row, end row)
         for dice, weight in ROLLS:
             moves = position.legal_moves(dice)
+            first = len(nexts)
             if moves:
-                best = float(equity(mover_outputs(net, position, moves)[3]).max())
+                n, a, f = afterstates(position, moves)
             else:
                 after = position.apply(position.pass_move(dice))
-                final = outcome(after)
-                out = final if final is not None else net.forward(encode([after]))[0]
-                best = -float(equity(out[None, :])[0])
-            total += weight * best
+                n, a, f = [after], [False], [outcome(after)]
+            nexts += n
+            again += a
+            finals += f
+            groups.append((weight, first, len(nexts)))
+        values = _values(self.net(position), nexts, finals)
+        mine = equity(np.where(np.array(again)[:, None], values, flip_outputs(values)))
+        total = sum(w * float(mine[a:b].max()) for w, a, b in groups)
         return total / 36.0

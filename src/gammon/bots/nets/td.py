@@ -82,6 +82,18 @@ class Trainer:
         net = Net.initial(input_size(config.variant), config.hidden, config.seed)
         return cls(config, net, np.random.default_rng([config.seed, 1]))
 
+    def from_weights(self, net: Net, games: int = 0) -> Trainer:
+        """This run started from ``net``'s weights (copied) as if ``games`` were played.
+
+        >>> base = Trainer.new(TrainConfig("fevga", hidden=4, seed=3))
+        >>> again = Trainer.new(TrainConfig("fevga", hidden=4, seed=5)).from_weights(base.net, 10)
+        >>> bool((again.net.w1 == base.net.w1).all()), again.games
+        (True, 10)
+        """
+        if net.w1.shape != self.net.w1.shape:
+            raise ValueError(f"weights of shape {net.w1.shape}, the run needs {self.net.w1.shape}")
+        return Trainer(self.config, net.copy(), self.rng, games)
+
     # ------------------------------------------------------------------ checkpoints
 
     def save(self, path: str | Path) -> None:
