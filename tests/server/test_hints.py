@@ -84,7 +84,9 @@ def test_a_hint_at_a_casual_plakoto_table_comes_from_the_net(players: Make) -> N
             break
         assert "roll" in state["you"]["allowed"], state["you"]["allowed"]
         if state["match"]["game"]["phase"] == "turn":  # no cube in plakoto: nothing to advise
-            assert ws.reply({"type": "hint"}, timeout=60)["code"] == "illegal_action"
+            answer = ws.reply({"type": "hint"}, timeout=60)
+            # (unless the dice were rolled meanwhile: then the moves are advised)
+            assert answer.get("code") == "illegal_action" or answer.get("kind") == "moves", answer
         ws.reply({"type": "roll", "version": state["version"]})
     else:
         pytest.fail("never our move")
