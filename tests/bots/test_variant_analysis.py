@@ -30,7 +30,7 @@ from gammon.bots.nets.net import Net
 from gammon.cli import main
 from gammon.dice import ALL_ROLLS, Dice
 from gammon.match import Match, Play, Roll, TableOptions
-from gammon.match.record import MatchRecord, write_log
+from gammon.match.record import MatchRecord
 
 DATA = Path(__file__).parents[1] / "data" / "analysis"
 
@@ -260,15 +260,13 @@ def test_gammon_analyse_judges_a_plakoto_match_with_its_net(
 def test_gammon_analyse_refuses_a_variant_without_a_net_in_words(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    if can_analyse_with_net("jacquet"):
-        pytest.skip("jacquet has a net now")
-    path = tmp_path / "jacquet.jsonl"
-    path.write_text(write_log(_jacquet()), encoding="utf-8")
+    assert not can_analyse_with_net("acey-deucey")  # no net ships for it
+    path = DATA / "acey-deucey-1.jsonl"
     assert main(["analyse", str(path), "--no-progress"]) == NOT_ANALYSABLE == 3
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith(
-        "gammon analyse: jacquet matches cannot be analysed yet: the analysis judges the games "
+        "gammon analyse: acey-deucey matches cannot be analysed yet: the analysis judges the games "
         "played on the backgammon board (standard, nackgammon, hypergammon, caucasian, tavla, "
         "portes) and, with their trained nets, "
     )

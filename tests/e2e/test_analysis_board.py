@@ -2,8 +2,8 @@
 tests/data/analysis, written into the server's database before it starts), stepped through
 with the arrow keys, the move list and the graph; its markers, decision panel and summary;
 the page's first contentful paint (printed: ``-s`` shows it); a stored analysis on the second
-visit; a plakoto match judged by its net; a variant with no analyser (jacquet, while no net
-ships for it); the one click from the end-of-match panel.
+visit; a plakoto match judged by its net; jacquet judged by its net; a variant with no analyser
+(acey-deucey: no net ships for it); the one click from the end-of-match panel.
 
 Screenshots at 1280x800 and 390x844 go to tests/e2e/artifacts/ (git-ignored).
 """
@@ -26,6 +26,7 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 M7 = "analysisM7xx"
 PLAKOTO = "analysisPlak"
 JACQUET = "analysisJacq"
+ACEY = "analysisAcey"
 TAVLI = "analysisTavl"
 #: The analysis of a 7-point match at the expert level takes a few seconds (more on a
 #: loaded machine).
@@ -43,13 +44,15 @@ FCP_JS = """() => new Promise((resolve) => {
 
 @pytest.fixture
 def seeded(chromium: str, tmp_path: Path) -> Iterator[GammonServer]:
-    """A server whose database holds the finished 7-point match, a plakoto and a jacquet match."""
+    """A server whose database holds the finished 7-point match, a plakoto, a jacquet, a tavli
+    and an acey-deucey match."""
     pytest.importorskip("bgsage", reason="the analysis needs the bot extra (bgsage)")
     db = tmp_path / "gammon.db"
     seed_finished_match(f"sqlite:///{db}", M7, recorded("standard-7"))
     seed_finished_match(f"sqlite:///{db}", PLAKOTO, recorded("plakoto-1"))
     seed_finished_match(f"sqlite:///{db}", JACQUET, recorded("jacquet-1"))
     seed_finished_match(f"sqlite:///{db}", TAVLI, recorded("tavli-3"))
+    seed_finished_match(f"sqlite:///{db}", ACEY, recorded("acey-deucey-1"))
     srv = GammonServer(db)
     srv.start()
     yield srv
@@ -229,12 +232,15 @@ def test_a_variant_without_an_analyser_is_replayed_and_says_so(
 ) -> None:
     from gammon.server.analysers import analyser_for
 
-    if analyser_for("jacquet") is not None:
-        pytest.skip("jacquet has a net now")
+    assert analyser_for("acey-deucey") is None  # no net ships for it (a 1-2 is too costly)
+    assert analyser_for("jacquet") is not None  # its net does
     page = browse.page(seeded.url)
     page.goto(f"/matches/{JACQUET}/analysis?lang=it")
+    expect(page.locator("#level[data-engine=nets]")).to_be_visible()
+    expect(page.locator("[data-testid=unavailable]")).to_have_count(0)
+    page.goto(f"/matches/{ACEY}/analysis?lang=it")
     expect(page.locator("[data-testid=unavailable]")).to_contain_text(
-        "L'analisi non è disponibile per jacquet"
+        "L'analisi non è disponibile per acey-deucey"
     )
     start = _board(page)
     page.keyboard.press("ArrowRight")

@@ -124,9 +124,12 @@ def test_the_hint_off_the_backgammon_board_names_its_engine_and_measure() -> Non
     assert (hint["engine"], hint["measure"]) == ("net", "equity")
     best = NetBot().rank(state.game.position, Dice(6, 6))[0]
     assert hint["moves"][0] == {"move": str(best[1]), "equity": round(best[0], 3)}
-    if not has_net("jacquet"):  # the hand-made bot's score is not an equity
-        hint = compute_hint(_moving("jacquet", Dice(6, 5)), 0)
-        assert (hint["engine"], hint["measure"]) == ("variant-bot", "score")
-        assert 1 <= len(hint["moves"]) <= 5
+    assert not has_net("acey-deucey")  # the hand-made bot's score is not an equity
+    hint = compute_hint(_moving("acey-deucey", Dice(6, 5)), 0)
+    assert (hint["engine"], hint["measure"]) == ("variant-bot", "score")
+    assert 1 <= len(hint["moves"]) <= 5
+    assert has_net("jacquet")
+    hint = compute_hint(_moving("jacquet", Dice(6, 5)), 0)
+    assert (hint["engine"], hint["measure"]) == ("net", "equity")
     with pytest.raises(ServerError, match="nothing to advise"):
         compute_hint(state, 1)

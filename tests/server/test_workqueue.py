@@ -106,6 +106,8 @@ def test_each_worker_runs_the_queues_initializer(processes: bool) -> None:
     assert told is True and shared[:4] == [5.0, 1.0, 2.0, 3.0]
     base = os.nice(0)
     assert niceness == (min(19, base + 10) if processes else base)
+
+
 def _quick_key_waits(quick_workers: int) -> list[float]:
     """Six keys keep the worker busy with 0.5 s jobs (over ``quick_below``) for 4 s; a quiet
     key asks for a 0.02 s job every 0.1 s once they are known as slow: how long each of

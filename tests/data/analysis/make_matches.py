@@ -7,7 +7,8 @@ writes ``standard-7.jsonl`` (a 7-point match: the analysis board's browser test 
 paint), ``tavla-3.jsonl``, ``portes-3.jsonl`` (board variants bgsage judges) and
 ``plakoto-1.jsonl`` (a track variant: the plakoto net judges it) and ``tavli-3.jsonl``
 (portes, plakoto and fevga in turn: bgsage and the nets, game by game), ``jacquet-1.jsonl``
-(no net ships for jacquet: no analyser).
+(jacquet's net judges it) and ``acey-deucey-1.jsonl`` (no net ships for acey-deucey: no
+analyser).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ MATCHES = (
     ("plakoto-1.jsonl", "plakoto", 1, 1),
     ("tavli-3.jsonl", "tavli", 3, 6),
     ("jacquet-1.jsonl", "jacquet", 1, 1),
+    ("acey-deucey-1.jsonl", "acey-deucey", 1, 1),
 )
 
 

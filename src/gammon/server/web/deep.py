@@ -290,7 +290,11 @@ async def deep_boot(
         texts = await ctx.db.run(ctx.store.rollouts.of_subject, subject)
         rollouts = {k: stored_json(v) for k, v in texts.items()}
     raw = request.query_params.get("trials", "")
-    trials = int(raw) if raw.isascii() and raw.isdigit() and 36 <= int(raw) <= MAX_TRIALS else ROLLOUT_TRIALS
+    trials = (
+        int(raw)
+        if raw.isascii() and raw.isdigit() and 36 <= int(raw) <= MAX_TRIALS
+        else ROLLOUT_TRIALS
+    )
     return {
         "available": available,
         "level": DEEP_LEVEL,

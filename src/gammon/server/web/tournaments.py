@@ -155,7 +155,9 @@ async def tournament_unregister(request: Request) -> Response:
     tournament_id = _tournament_id(request)
     entrant = form_text(form, "entrant")
     await context_of(request).tournaments.unregister(
-        session.user, tournament_id, int(entrant) if entrant.isascii() and entrant.isdigit() else None
+        session.user,
+        tournament_id,
+        int(entrant) if entrant.isascii() and entrant.isdigit() else None,
     )
     return redirect_to(f"/tournaments/{tournament_id}")
 
