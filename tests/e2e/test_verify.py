@@ -112,6 +112,12 @@ def test_resign_then_verify_real_pasted_and_uploaded_logs(
     page.locator("[data-testid=check]").click()
     expect(page.locator("[data-testid=message]")).to_contain_text("not a gammon action log")
     expect(verdict).to_be_hidden()
+    # the reader's reasons in the page's language: a line that is not JSON, in French
+    page.goto(f"/matches/{table}/verify?lang=fr")
+    expect(verdict).to_have_attribute("data-ok", "true")
+    page.locator("[data-testid=paste]").fill(make_log(3).replace("\n", "\n{oops\n", 1))
+    page.locator("[data-testid=check]").click()
+    expect(page.locator("[data-testid=message]")).to_contain_text("la ligne 2 n'est pas du JSON")
 
     # the example of docs/dice.md, through the module itself
     dice = page.evaluate(

@@ -25,7 +25,19 @@ export async function sha256Hex(bytes) {
   return bytesToHex(await crypto.subtle.digest("SHA-256", bytes));
 }
 
-export class LogError extends Error {}
+/** A log that does not read: `key` and `params` name the problem for the page's catalogue. */
+export class LogError extends Error {
+  /**
+   * @param {string} key the catalogue key (verify.log.*)
+   * @param {Record<string, string | number>} [params]
+   * @param {string} [english] the message in English (for the console and the tests)
+   */
+  constructor(key, params = {}, english = key) {
+    super(english);
+    this.key = key;
+    this.params = params;
+  }
+}
 
 // The commit-reveal scheme this page knows (gammon.match.fairdice.DICE_SCHEME).
 export const SCHEME = "hmac-sha256-v1";
@@ -38,7 +50,7 @@ export const SCHEME = "hmac-sha256-v1";
  */
 export function parseLog(text) {
   const lines = String(text).split(/\r?\n/).filter((l) => l.trim());
-  if (!lines.length) throw new LogError("empty log");
+  if (!lines.length) throw new LogError("verify.log.empty", {}, "empty log");
   /**
    * @param {string} line
    * @param {number} n
@@ -47,12 +59,12 @@ export function parseLog(text) {
     try {
       return JSON.parse(line);
     } catch {
-      throw new LogError(`line ${n} is not JSON`);
+      throw new LogError("verify.log.not_json", { n }, `line ${n} is not JSON`);
     }
   };
   const header = parse(lines[0], 1);
   if (!header || typeof header !== "object" || header.format !== "gammon-action-log") {
-    throw new LogError("line 1 is not a gammon-action-log header");
+    throw new LogError("verify.log.no_header", {}, "line 1 is not a gammon-action-log header");
   }
   const players = Array.isArray(header.players) ? header.players.map(String) : ["0", "1"];
   const dice = header.dice && typeof header.dice === "object" ? header.dice : null;
@@ -68,12 +80,16 @@ export function parseLog(text) {
     }
     if (data && data.type === "roll") {
       const d = String(data.dice ?? "");
-      if (!/^[1-6]{2}$/.test(d)) throw new LogError(`line ${i + 2}: bad dice ${JSON.stringify(data.dice)}`);
+      if (!/^[1-6]{2}$/.test(d)) {
+        const params = { n: i + 2, dice: JSON.stringify(data.dice) };
+        throw new LogError("verify.log.bad_dice", params, `line ${i + 2}: bad dice ${params.dice}`);
+      }
       rolls.push({ index: rolls.length, player: data.player, dice: d, line: i + 2 });
     }
   });
   if (dice && dice.scheme !== undefined && dice.scheme !== SCHEME) {
-    throw new LogError(`unknown dice scheme ${JSON.stringify(dice.scheme)}: this page verifies ${SCHEME}`);
+    const params = { scheme: JSON.stringify(dice.scheme), known: SCHEME };
+    throw new LogError("verify.log.scheme", params, `unknown dice scheme ${params.scheme}: this page verifies ${SCHEME}`);
   }
   return {
     players,

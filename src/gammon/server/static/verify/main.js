@@ -125,7 +125,7 @@ class VerifyPage {
       this.log = parseLog(text);
     } catch (err) {
       if (!(err instanceof LogError)) throw err;
-      this.message = { key: "verify.bad_log", params: { message: err.message }, kind: "bad" };
+      this.message = { key: "verify.bad_log", params: { message: t(err.key, err.params) }, kind: "bad" };
       this.render();
       return;
     }
