@@ -23,6 +23,7 @@ from gammon.server.actor.fanout import Fanout
 from gammon.server.actor.host import Record
 from gammon.server.table import TableState, initial_state, reduce
 from gammon.server.views import moves_payload, state_view
+from serverkit import run_async
 
 
 @dataclass(eq=False)
@@ -201,7 +202,7 @@ def test_presence_is_one_small_message() -> None:
         await asyncio.sleep(0.3)
         return [size for conn in (t.mover, t.other, t.watcher) for size in conn.sizes]
 
-    sizes = asyncio.run(run())
+    sizes = run_async(run)
     assert len(sizes) == 3 and all(size < 200 for size in sizes)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import statistics
 import time
 from dataclasses import replace
 
@@ -221,7 +222,8 @@ def test_a_quiet_tables_bot_is_not_held_up_by_heavy_bots() -> None:
             await asyncio.to_thread(runner.close)
 
     took, heavy_took = run_async(scenario)
-    # the heavy decisions ran one at a time, each a while (so waiting for one would show)
-    each = sorted(heavy_took)[0] if heavy_took else 0.0
+    # the heavy decisions ran one at a time, a while each (so waiting for one would show;
+    # the median, since a position's 1-2 may now and then be quicker to judge)
+    each = statistics.median(heavy_took) if heavy_took else 0.0
     assert len(heavy_took) >= 3 and each > 0.3, heavy_took
     assert max(took) < each / 2, (took, heavy_took)
