@@ -1,5 +1,6 @@
 // @ts-check
 import { LAYOUTS, barCentres, chooseLayout, cubeAt, isTop, pointU, rectAt, stackCentres, trayAt, viewBox, xy } from "./geometry.js";
+import { drawCube, drawDie, svg } from "./svgparts.js";
 
 // The SVG backgammon board. It draws what it is given and reports clicks and drags; it knows
 // no rules (the server sends the legal steps).
@@ -39,74 +40,12 @@ import { LAYOUTS, barCentres, chooseLayout, cubeAt, isTop, pointU, rectAt, stack
  * @property {() => void} [onDice] a click on the dice while they confirm the move
  */
 
-const NS = "http://www.w3.org/2000/svg";
-
 // the desktop board's extent (the classic layout; see geometry.js for the others)
 export const W = LAYOUTS.classic.W;
 export const H = LAYOUTS.classic.H;
 
 // 25 - q: the opposite-direction mapping, when the model brings none
 export const OPPOSITE = Array.from({ length: 26 }, (_, q) => (q >= 1 && q <= 24 ? 25 - q : 0));
-
-/**
- * An SVG element with these attributes (null ones left out), appended to `parent` if given.
- * @param {string} tag
- * @param {Record<string, unknown>} [attrs]
- * @param {Element | null} [parent]
- */
-function svg(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined) node.setAttribute(k, String(v));
-  }
-  if (parent) parent.append(node);
-  return node;
-}
-
-/** @type {Record<number, number[][]>} */
-const PIPS = {
-  1: [[0, 0]],
-  2: [[-1, -1], [1, 1]],
-  3: [[-1, -1], [0, 0], [1, 1]],
-  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
-  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
-  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
-};
-
-/**
- * @param {Element} parent
- * @param {number} cx
- * @param {number} cy
- * @param {number} size
- * @param {number} value
- * @param {string} cls
- */
-function drawDie(parent, cx, cy, size, value, cls) {
-  const g = svg("g", { class: `die ${cls}`, "data-die": value }, parent);
-  svg("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: size / 6 }, g);
-  const off = size * 0.26;
-  for (const [dx, dy] of PIPS[value] || []) {
-    svg("circle", { cx: cx + dx * off, cy: cy + dy * off, r: size * 0.09, class: "pip" }, g);
-  }
-  return g;
-}
-
-/**
- * @param {Element} parent
- * @param {number} cx
- * @param {number} cy
- * @param {number} value
- * @param {string} cls
- */
-function drawCube(parent, cx, cy, value, cls) {
-  const size = 46;
-  const g = svg("g", { class: `cube ${cls}`, "data-cube": value }, parent);
-  svg("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 7 }, g);
-  const text = svg("text", { x: cx, y: cy + 1, "text-anchor": "middle", "dominant-baseline": "central" }, g);
-  text.textContent = String(value);
-  if (value >= 10) text.setAttribute("font-size", "20");
-  return g;
-}
 
 export class BoardView {
   // handlers: onPoint(point) for a click or tap on a point (viewer numbering, 0 = off tray,
