@@ -34,9 +34,9 @@ from gammon.server.protocol import ServerError
 from gammon.server.replay import replay_steps
 from gammon.server.views import variant_view
 from gammon.server.web.common import (
-    actor_of,
     client_address,
     context_of,
+    finished_actor,
     lang_of,
     may_create,
     render_page,
@@ -81,18 +81,6 @@ def _level(request: Request, deep: bool = True) -> str:
     return level
 
 
-async def _finished(request: Request) -> TableActor:
-    """The actor of a finished match (a match in play is not analysed: it would be a hint)."""
-    actor = await actor_of(request, request.path_params["table_id"])
-    state = actor.state
-    assert state is not None
-    if state.match is None:
-        raise ServerError("not_started", "the match has not started")
-    if state.status != "finished":
-        raise ServerError("not_finished", "a match is analysed once it is finished")
-    return actor
-
-
 async def _steps_json(actor: TableActor) -> str:
     """The replay of a finished match as JSON (worked out in a thread, kept in memory)."""
     assert actor.state is not None
@@ -113,7 +101,7 @@ async def _steps_json(actor: TableActor) -> str:
 
 async def api_replay(request: Request) -> Response:
     """A finished match replayed step by step (:func:`gammon.server.replay.replay_steps`)."""
-    actor = await _finished(request)
+    actor = await finished_actor(request)
     return Response(
         await _steps_json(actor),
         media_type="application/json",
@@ -173,7 +161,7 @@ async def analysis_page(request: Request) -> Response:
 async def api_analysis(request: Request) -> Response:
     """The analysis as JSON (docs/analysis.md), computed on the first request and stored."""
     level = _level(request)
-    actor = await _finished(request)
+    actor = await finished_actor(request)
     state = actor.state
     assert state is not None
     if analyser_for(state.options.variant) is None:
@@ -199,6 +187,6 @@ async def api_analysis_progress(request: Request) -> Response:
     """Where the analysis stands: ``{"status": "done" | "running" | "queued" | "none",
     "fraction", ...}`` (see :meth:`AnalysisRunner.progress`)."""
     level = _level(request, deep=False)
-    actor = await _finished(request)
+    actor = await finished_actor(request)
     assert actor.state is not None
     return JSONResponse(context_of(request).analysis.progress(actor.state.id, level))

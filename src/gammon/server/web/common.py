@@ -24,6 +24,7 @@ from gammon.storage import SessionInfo, TableRow, UserRow
 __all__ = [
     "LANG_COOKIE",
     "actor_of",
+    "finished_actor",
     "anon_csrf",
     "check_csrf",
     "checked_form",
@@ -290,6 +291,19 @@ async def actor_of(request: Request, table_id: str) -> TableActor:
         actor = await context_of(request).hub.get(table_id)
     if actor is None or actor.state is None:
         raise ServerError("not_found", "no such table")
+    return actor
+
+
+async def finished_actor(request: Request) -> TableActor:
+    """The actor of the path's finished match (a match in play is not analysed: it would be
+    a hint): ``not_started`` / ``not_finished`` otherwise."""
+    actor = await actor_of(request, request.path_params["table_id"])
+    state = actor.state
+    assert state is not None
+    if state.match is None:
+        raise ServerError("not_started", "the match has not started")
+    if state.status != "finished":
+        raise ServerError("not_finished", "a match is analysed once it is finished")
     return actor
 
 

@@ -41,9 +41,9 @@ from gammon.server.deep import (
 from gammon.server.exports import log_bytes
 from gammon.server.protocol import ServerError
 from gammon.server.web.common import (
-    actor_of,
     client_address,
     context_of,
+    finished_actor,
     json_body,
     need_session,
     session_of,
@@ -78,13 +78,9 @@ def deep_available(variant: str) -> bool:
 async def _subject(request: Request) -> _Subject:
     ctx = context_of(request)
     if "table_id" in request.path_params:
-        actor = await actor_of(request, request.path_params["table_id"])
+        actor = await finished_actor(request)
         state = actor.state
         assert state is not None
-        if state.match is None:
-            raise ServerError("not_started", "the match has not started")
-        if state.status != "finished":
-            raise ServerError("not_finished", "a match is analysed once it is finished")
 
         async def table_log() -> str:
             assert state is not None
