@@ -11,6 +11,7 @@ The helpers are in ``kit.py``.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,13 @@ if TYPE_CHECKING:
 #: as R in the summary).  On a loaded two-core CI machine a real server, bot and Chromium
 #: occasionally miss a click or a timeout; a bug fails both runs.
 RERUNS = 1
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Print why a browser test's first attempt failed: the rerun summary names it only."""
+    if report.outcome == "rerun":
+        lines = report.longreprtext.splitlines()[-25:]
+        print(f"\n--- first attempt of {report.nodeid} failed:", *lines, sep="\n", file=sys.stderr)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
