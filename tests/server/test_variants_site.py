@@ -207,7 +207,7 @@ def test_acey_deucey_by_steps_alone_and_the_roll_again(
     from gammon.server import views
 
     monkeypatch.setattr(views, "MOVES_LIMIT", -1)
-    views.moves_payload.cache_clear()
+    views.forget_moves()
     try:
         for _ in range(4):  # a 1-2 comes ~9 times a game: four games without one are 1e-8
             state, ws = play_to_the_end(players(), "acey-deucey")
@@ -235,7 +235,7 @@ def test_acey_deucey_by_steps_alone_and_the_roll_again(
         else:
             pytest.fail("no 1-2 in four acey-deucey games")
     finally:
-        views.moves_payload.cache_clear()
+        views.forget_moves()
 
 
 @pytest.mark.skipif(not bots_available(), reason="gammon.bots.seat is not installed")

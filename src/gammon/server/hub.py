@@ -39,7 +39,8 @@ log = logging.getLogger(__name__)
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
 #: Seconds an actor with no connections and no match in play is kept.
 _EVICT_AFTER: Final = 30.0
-#: Threads for the rules' heavy work (``TableHost.work``).
+#: Workers for the rules' heavy work off the backgammon board (``TableHost.work``): worker
+#: processes at a lower priority when the bots run in processes, else threads.
 RULES_WORKERS: Final = 2
 
 
@@ -68,7 +69,11 @@ class Hub:
         self.bus = bus
         self.bots = bots
         self.actors: dict[str, TableActor] = {}
-        self.work = WorkQueue("gammon-rules", RULES_WORKERS, per_key=64)
+        # in processes, a table's legal moves (thousands at an acey-deucey 1-2) never hold
+        # the interpreter lock that the event loop needs to answer every other table
+        self.work = WorkQueue(
+            "gammon-rules", RULES_WORKERS, per_key=64, processes=settings.bot_workers > 0
+        )
         self._loading: dict[str, asyncio.Future[TableActor | None]] = {}
         self._adopting: dict[str, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()

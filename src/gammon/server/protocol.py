@@ -117,6 +117,10 @@ class ServerError(GammonError):
         #: The ``id`` of the client message refused, when it could be read.
         self.msg_id: str | int | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt with its code when it crosses from a worker process
+        return (type(self), (self.code, str(self)), {"msg_id": self.msg_id})
+
 
 def error_code(exc: BaseException) -> str:
     """The protocol error code of an exception (``internal`` for anything unexpected)."""

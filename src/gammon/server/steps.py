@@ -27,7 +27,7 @@ from gammon.move import Step
 from gammon.position import Position
 from gammon.server.workqueue import WorkQueue
 
-__all__ = ["STEPS_KEPT", "STEPS_WAITING", "StepAnswers", "step_payload"]
+__all__ = ["STEPS_KEPT", "STEPS_WAITING", "StepAnswers", "canonical_move", "step_payload"]
 
 #: Answers kept (least recently asked for go first).
 STEPS_KEPT: Final = 4096
@@ -48,6 +48,16 @@ def step_payload(position: Position, dice: Dice, played: Played) -> dict[str, An
         "move": str(options.move) if options.complete and options.move is not None else None,
         "dice_left": list(options.dice_left),
     }
+
+
+def canonical_move(position: Position, dice: Dice, text: str) -> str:
+    """The canonical text of the move ``text`` at ``position`` with ``dice`` (raises as
+    :meth:`Position.parse_move` does); a pure function, for a rules worker process.
+
+    >>> canonical_move(Position.initial(), Dice(3, 1), "8/5, 6/5")
+    '8/5 6/5'
+    """
+    return str(position.parse_move(text, dice))
 
 
 class StepAnswers:

@@ -7,6 +7,8 @@ hold it until the ``end`` entry reveals it.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Final
 
@@ -20,6 +22,9 @@ __all__ = [
     "MOVES_LIMIT",
     "NO_MOVES",
     "entry_view",
+    "forget_moves",
+    "keep_moves",
+    "list_moves",
     "moves_for",
     "moves_payload",
     "public_view",
@@ -34,6 +39,8 @@ __all__ = [
 #: choice gives thousands, megabytes of JSON) ``moves`` is sent as null with
 #: ``moves_omitted: true``: the client plays by ``step_options`` and ``steps``.
 MOVES_LIMIT: Final = 1000
+#: Move lists kept by :func:`moves_payload` (least recently used go first).
+MOVES_KEPT: Final = 256
 
 
 def seat_boards(
@@ -91,19 +98,59 @@ def variant_view(name: str) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=256)
+_kept_moves: OrderedDict[tuple[Position, tuple[int, int]], dict[str, Any]] = OrderedDict()
+_kept_lock = threading.Lock()  # the rules' worker threads keep answers too
+
+
 def moves_payload(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
+    """The legal moves for the player to move, as the state carries them to the mover:
+    :func:`list_moves`, kept for the last :data:`MOVES_KEPT` positions and rolls asked
+    about across tables (every game's first roll is played from the same position).  The
+    result is shared, so callers only serialise it; a list worked out elsewhere (in a
+    rules worker process) is kept with :func:`keep_moves`.
+
+    >>> from gammon import Position
+    >>> moves_payload(Position.initial(), (2, 1)) is moves_payload(Position.initial(), (2, 1))
+    True
+    """
+    name = (position, dice)
+    with _kept_lock:
+        found = _kept_moves.get(name)
+        if found is not None:
+            _kept_moves.move_to_end(name)
+            return found
+    found = list_moves(position, dice)
+    keep_moves(position, dice, found)
+    return found
+
+
+def keep_moves(position: Position, dice: tuple[int, int], payload: dict[str, Any]) -> None:
+    """Keep ``payload`` (:func:`list_moves` of ``position`` and ``dice``) for
+    :func:`moves_payload`."""
+    with _kept_lock:
+        _kept_moves[(position, dice)] = payload
+        _kept_moves.move_to_end((position, dice))
+        while len(_kept_moves) > MOVES_KEPT:
+            _kept_moves.popitem(last=False)
+
+
+def forget_moves() -> None:
+    """Forget every kept move list (tests that change :data:`MOVES_LIMIT` call it)."""
+    with _kept_lock:
+        _kept_moves.clear()
+
+
+def list_moves(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
     """The legal moves for the player to move, as the state carries them to the mover.
 
     Each move is its text (what the client sends back) and its steps (what the page's
     move builder answers clicks from); ``step_options`` (the first click-to-move steps)
     only when the moves are left out (over :data:`MOVES_LIMIT`), since the listed moves'
-    steps already answer every click.  A few recent answers are kept across tables
-    (every game's first roll is played from the same position): the result is shared,
-    so callers only serialise it.
+    steps already answer every click.  A pure function of its arguments: the server may
+    work it out in another process.
 
     >>> from gammon import Position
-    >>> payload = moves_payload(Position.initial(), (2, 1))
+    >>> payload = list_moves(Position.initial(), (2, 1))
     >>> payload["moves"][0], payload["step_options"], payload["forced"]
     ({'move': '24/23 24/22', 'steps': [[24, 22, 2, False], [24, 23, 1, False]]}, None, False)
     """

@@ -43,7 +43,7 @@ from gammon.server.journal import EntryKind
 from gammon.server.protocol import ClientMessage, ServerError
 from gammon.server.results import match_result
 from gammon.server.table import TableState, initial_state, reduce
-from gammon.server.views import moves_payload
+from gammon.server.views import keep_moves, list_moves
 from gammon.storage import ConflictError, TableUpdate
 
 __all__ = ["TableActor"]
@@ -328,8 +328,10 @@ class TableActor:
             self.seeds.set_server_seed(server_seed)
         g = new.match.game if new.match is not None else None
         if g is not None and g.phase == "moving" and g.dice is not None and off_the_board(new):
-            # the state to the mover needs the moves: work them out off the loop (cached)
-            await self.host.work.run(self.id, moves_payload, g.position, (g.dice.d1, g.dice.d2))
+            # the state to the mover needs the moves: work them out off the loop, kept here
+            dice = (g.dice.d1, g.dice.d2)
+            payload = await self.host.work.run(self.id, list_moves, g.position, dice)
+            keep_moves(g.position, dice, payload)
         return self._applied(new, Record(new.version, kind, data, at, tuple(events)), publish=True)
 
     def _applied(self, new: TableState, record: Record, *, publish: bool) -> Record:

@@ -18,6 +18,7 @@ from gammon.server.actor.seating import Seating
 from gammon.server.actor.seeds import Seeds
 from gammon.server.connection import Connection
 from gammon.server.protocol import ClientMessage, ServerError, clean_chat
+from gammon.server.steps import canonical_move
 from gammon.server.table import escrow_due
 from gammon.storage import UserRow
 
@@ -103,12 +104,7 @@ class Messages:
             # engine then refuses reveals nothing (the refusal names no dice)
             action = Roll(seat, self._seeds.next_dice(state))
         elif message.type == "move":
-            if off_the_board(state):
-                action = await self._table.host.work.run(
-                    self._table.id, self._canonical_move, seat, fields["move"]
-                )
-            else:
-                action = self._canonical_move(seat, fields["move"])
+            action = await self._play(seat, fields["move"])
         else:
             spec = ACTIONS[message.type]
             action = spec.cls(seat, *(fields[f.name] for f in spec.fields))
@@ -116,7 +112,9 @@ class Messages:
             "action", {"action": action_to_dict(action), "by": "player", "reason": None}
         )
 
-    def _canonical_move(self, seat: int, text: str) -> Play:
+    async def _play(self, seat: int, text: str) -> Play:
+        """The move as its canonical text (the journal keeps that), read off the loop where
+        the rules are heavy."""
         state = loaded(self._table)
         assert state.match is not None
         g = state.match.game
@@ -124,4 +122,9 @@ class Messages:
             return Play(seat, text)  # the engine refuses it with its own message
         if self._fanout.is_listed_move(text):
             return Play(seat, text)  # already one of the canonical texts
-        return Play(seat, str(g.position.parse_move(text, g.dice)))
+        if off_the_board(state):
+            work = self._table.host.work
+            return Play(
+                seat, await work.run(self._table.id, canonical_move, g.position, g.dice, text)
+            )
+        return Play(seat, canonical_move(g.position, g.dice, text))
