@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
 import statistics
 import time
 from dataclasses import replace
@@ -114,6 +115,44 @@ def test_each_worker_runs_the_queues_initializer(processes: bool) -> None:
     assert told is True and shared[:4] == [5.0, 1.0, 2.0, 3.0]
     base = os.nice(0)
     assert niceness == (min(19, base + 10) if processes else base)
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (exited or a zombie not yet reaped)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            return "\nState:\tZ" in status.read()
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc to see the worker end")
+def test_closing_stops_a_worker_process_at_once() -> None:
+    """A server that stops leaves no worker process running on with a job (an export, a
+    rollout) nobody waits for: its worker is stopped and the job cancelled; with ``wait``
+    the job finishes."""
+
+    async def scenario(wait: bool) -> tuple[int, float, str]:
+        queue = WorkQueue("close", 1, processes=True)
+        pid = await queue.run("k", os.getpid)
+        job = asyncio.ensure_future(queue.run("k", time.sleep, 1.5 if wait else 60))
+        await asyncio.sleep(0.3)  # the job is running
+        started = time.monotonic()
+        queue.close(wait=wait)
+        while not _gone(pid) and time.monotonic() - started < 30:
+            await asyncio.sleep(0.05)
+        took = time.monotonic() - started
+        try:
+            await asyncio.wait_for(job, 5)
+            outcome = "done"
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+        return pid, took, outcome
+
+    pid, took, outcome = run_async(lambda: scenario(False))
+    assert _gone(pid) and took < 5 and outcome == "cancelled"
+    pid, took, outcome = run_async(lambda: scenario(True))
+    assert _gone(pid) and took >= 1.0 and outcome == "done"
 
 
 def _quick_key_waits(quick_workers: int) -> list[float]:

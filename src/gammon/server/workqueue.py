@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import itertools
 import multiprocessing
@@ -127,6 +128,7 @@ class WorkQueue:
         self._since: dict[Hashable, int] = {}  # arrival order of each waiting key
         self._arrivals = itertools.count()
         self._used: dict[Hashable, tuple[float, float]] = {}  # key: (seconds, as of)
+        self._active: dict[int, _Job] = {}  # the jobs on a worker, by id()
 
     @property
     def waiting(self) -> int:
@@ -248,12 +250,14 @@ class WorkQueue:
                 self._quick_running += 1
             else:
                 self._running += 1
+            self._active[id(job)] = job
             done = asyncio.wrap_future(self._pool(quick).submit(_timed, job.fn, *job.args))
             done.add_done_callback(functools.partial(self._finished, key, job, now, quick))
 
     def _finished(
         self, key: Hashable, job: _Job, started: float, quick: bool, done: asyncio.Future[Any]
     ) -> None:
+        self._active.pop(id(job), None)
         if quick:
             self._quick_running -= 1
         else:
@@ -274,8 +278,26 @@ class WorkQueue:
         self._dispatch()
 
     def close(self, *, wait: bool = False) -> None:
-        """Stop taking jobs; the running ones finish in their workers (``wait``: for them)."""
+        """Stop taking jobs; with ``wait``, the running ones finish first.  Without it, a
+        worker *process* is stopped at once (its result is not wanted any more: a server
+        that stops leaves no worker running on, an export or a rollout, holding its
+        output), while a worker thread, which cannot be stopped, finishes its job; the
+        callers of the jobs running or waiting see them cancelled."""
         for pool in (self._executor, self._quick_executor):
-            if pool is not None:
-                pool.shutdown(wait=wait, cancel_futures=True)
+            if pool is None:
+                continue
+            # the pool forgets its processes when it shuts down: taken first
+            workers = [] if wait else list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=wait, cancel_futures=True)
+            for process in workers:
+                if process.is_alive():
+                    process.terminate()
+        if not wait:
+            waiting = [job for line in self._waiting.values() for job in line]
+            for job in [*self._active.values(), *waiting]:
+                with contextlib.suppress(RuntimeError):  # its loop already closed
+                    job.future.cancel()
+            self._active.clear()
+            self._waiting.clear()
+            self._since.clear()
         self._executor = self._quick_executor = None
