@@ -32,8 +32,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from itertools import combinations
+from collections.abc import Iterator
 from typing import Final, Protocol
 
 from gammon.notation.movetext import Path
@@ -347,29 +346,55 @@ class BonusPlays:
         blots = {t for t in range(1, 25) if o0[their[t]] == 1}
         if not stars <= blots:
             return []
-        lands = [p for p in range(26) if delta[p] > 0]
-        leaves = [p for p in range(26) if delta[p] < 0]
-        if not lands or not leaves:
-            return []
-        extra = sorted(t for t in blots - stars if min(lands) <= t < max(leaves))
-
-        def board(hits: Sequence[int]) -> int:
-            o = list(o0)
-            for t in hits:
-                o[their[t]] -= 1
-                o[25] += 1
-            return _pack((tuple(m), tuple(o), 0, 0, mw, ow0))
-
-        exact = board(sorted(stars))
+        o = list(o0)
+        for t in stars:
+            o[their[t]] -= 1
+            o[25] += 1
+        exact = _pack((tuple(m), tuple(o), 0, 0, mw, ow0))
         if exact in self:
             return [exact]
         found = [
             key
-            for size in range(1, min(len(extra), 6 - len(stars)) + 1)
-            for more in combinations(extra, size)
-            if (key := board([*stars, *more])) in self
+            for key in self._ending((tuple(m), o0, 0, 0, mw, ow0))
+            if stars < {t for t in blots if not _unpack(key)[1][their[t]]}
         ]
         return sorted(found, key=self.order)
+
+    def _ending(self, target: _State) -> set[int]:
+        """The legal plays whose board has the mover's checkers of ``target`` (wherever
+        they hit): each mid's doubles searched forwards, only as far as they can still
+        reach those checkers (pips to go, checkers still to arrive)."""
+        goal_m, goal_w = target[0], target[4]
+        goal_pips = _pips(target)
+        out: set[int] = set()
+        gen = self._gen
+
+        def far(st: _State, r: int, n: int) -> bool:
+            """Whether ``r`` steps of ``n`` can no longer turn ``st`` into the goal."""
+            m = st[0]
+            pips = _pips(st) - goal_pips
+            if st[4] < goal_w or pips < r or pips > r * n or (m[0] == goal_m[0] and pips != r * n):
+                return True
+            return sum(g - c for g, c in zip(goal_m[:25], m[:25], strict=True) if g > c) > r
+
+        def walk(
+            key: int, st: _State, n: int, r: int, bound: int, seen: set[tuple[int, int, int]]
+        ) -> None:
+            if not r:
+                if st[0] == goal_m and st[4] == goal_w:
+                    out.add(key)
+                return
+            if (key, r, bound) in seen or far(st, r, n):
+                return
+            seen.add((key, r, bound))
+            for s, t, kind, after in gen.double_steps(key, st, n, bound):
+                walk(after, gen.play(st, s, t, kind), n, r - 1, s, seen)
+
+        for n in range(1, 7):
+            seen: set[tuple[int, int, int]] = set()
+            for rank, (st, key) in enumerate(self._mids[1:]):
+                walk(key, st, n, self.depth(rank, n), 25, seen)
+        return out
 
     # ------------------------------------------------------------------ click to move
 
