@@ -154,7 +154,7 @@ def server_jobs(position: Position) -> dict[str, list[Callable[[], object]]]:
     route = [(s.from_point, s.to_point) for s in move]
     n = move[-1].die % 6 + 1  # another double than the move's
     wrong = route[:2] + [(s, s - n) for s, _ in route[2:]]
-    texts = [text, text.replace("*", ""), _text(wrong), _text(route[:-1])]
+    texts = [text, text.replace("*", ""), _text(wrong), _text(route[:-1]), "pass"]
     jobs["validation"] = [lambda t=t: position.parse_move(t, ROLL) for t in texts]
     played = [(s.from_point, s.to_point, s.die) for s in move]
     jobs["steps"] = [

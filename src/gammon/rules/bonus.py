@@ -101,7 +101,17 @@ class BonusPlays:
     play.  Safe to share between threads (the memos only ever gain the same answers).
     """
 
-    __slots__ = ("_doubles", "_first", "_gen", "_mids", "_pips", "_rank", "_reach", "_sources")
+    __slots__ = (
+        "_count",
+        "_doubles",
+        "_first",
+        "_gen",
+        "_mids",
+        "_pips",
+        "_rank",
+        "_reach",
+        "_sources",
+    )
 
     def __init__(self, gen: _Gen, st: _State, first: dict[int, RawPlay]) -> None:
         self._gen = gen
@@ -112,6 +122,7 @@ class BonusPlays:
         self._reach: dict[tuple[int, int, int, int], int] = {}
         self._sources: dict[int, tuple[_Source, ...]] = {}
         self._doubles: dict[tuple[int, int], dict[int, RawPlay]] = {}
+        self._count = -1  # all of them, once counted
 
     # ------------------------------------------------------------------ per mid
 
@@ -282,46 +293,51 @@ class BonusPlays:
 
         Keys only: each double is searched once per board it reaches, whichever mid it
         comes from, and the search stops as soon as the count passes the limit."""
+        cap = (1 << 62) if limit is None else limit
+        if self._count >= 0:
+            return min(self._count, cap + 1)
         keys: set[int] = set()
-        cap = -1 if limit is None else limit
         for n in range(1, 7):
-            seen: set[tuple[int, int, int]] = set()
+            seen: dict[tuple[int, int], int] = {}
             for rank, (st, key) in enumerate(self._mids[1:]):
                 k = self.depth(rank, n)
                 if not k:
                     keys.add(key)
-                    if len(keys) == cap + 1:
-                        return cap + 1
-                elif self._finals(keys, cap + 1, seen, n, key, st, k, 25):
+                elif self._finals(keys, cap, seen, n, key, st, k, 25):
                     return cap + 1
-        return len(keys)
+            if len(keys) > cap:
+                return cap + 1
+        self._count = len(keys)
+        return self._count
 
     def _finals(
         self,
         keys: set[int],
-        stop: int,
-        seen: set[tuple[int, int, int]],
+        cap: int,
+        seen: dict[tuple[int, int], int],
         n: int,
         key: int,
         st: _State,
         k: int,
         bound: int,
     ) -> bool:
-        """Add to ``keys`` the boards ``k`` steps of ``n`` from the board ``key`` (those
-        below ``bound``); True once ``keys`` holds ``stop`` boards.  ``seen``: the
-        (board, steps, bound) already searched for this double."""
-        if (key, k, bound) in seen:
+        """Add to ``keys`` the boards ``k`` steps of ``n`` from the board ``key`` (each
+        step from at or below the last, the first at or below ``bound``); True once
+        ``keys`` holds more than ``cap``.  ``seen``: for this double, how high a bound
+        each (board, steps) was searched with; only the steps above it are new."""
+        done = seen.get((key, k), -1)
+        if bound <= done:
             return False
-        seen.add((key, k, bound))
+        seen[key, k] = bound
         gen = self._gen
-        for s, t, kind, after in gen.double_steps(key, st, n, bound):
-            if k == 1:
-                keys.add(after)
-                if len(keys) == stop:
+        steps = [x for x in gen.double_steps(key, st, n, bound) if x[0] > done]
+        if k == 1:
+            keys.update([a for _, _, _, a in steps])
+        else:
+            for s, t, kind, after in steps:
+                if self._finals(keys, cap, seen, n, after, gen.play(st, s, t, kind), k - 1, s):
                     return True
-            elif self._finals(keys, stop, seen, n, after, gen.play(st, s, t, kind), k - 1, s):
-                return True
-        return False
+        return len(keys) > cap
 
     # ------------------------------------------------------------------ move text
 
