@@ -15,8 +15,9 @@ switched off), and "lazy", through :class:`gammon.rules.bonus.BonusPlays`:
   ``MOVES_LIMIT``) after ``Position.can_move`` (the engine's check after the roll);
 * validation: ``parse_move`` of a legal move's text, of the same without its ``*``, of
   the move with another double (illegal) and of its first five steps (illegal);
-* steps: ``step_payload`` after 0, 2 and 4 of a legal move's steps, and after the 1-2
-  and one step of a double the mid cannot play in full when there is one.
+* pass: ``parse_move("pass")``, refused with the number of legal moves (all counted);
+* steps: ``step_payload`` after 0, 1, 2, 3 and 5 of a legal move's steps, and after
+  a 1-2 play and a step of a double its board plays only in part (if there is one).
 
 Run:  PYTHONPATH=src .venv/bin/python benchmarks/acey_deucey.py [--games N] [--positions P]
 """
@@ -34,6 +35,7 @@ from gammon import Position
 from gammon.dice import Dice
 from gammon.errors import GammonError
 from gammon.rules import track
+from gammon.rules.bonus import BonusPlays
 from gammon.sampling import game_positions
 from gammon.server.steps import step_payload
 from gammon.server.views import moves_payload
@@ -120,7 +122,7 @@ def time_generators(sample: list[Position]) -> None:
 
 
 ROLL = Dice(1, 2)
-PATHS = ("state", "validation", "steps")
+PATHS = ("state", "validation", "pass", "steps")
 
 
 def _cold(run: Callable[[], object]) -> float:
@@ -154,13 +156,30 @@ def server_jobs(position: Position) -> dict[str, list[Callable[[], object]]]:
     route = [(s.from_point, s.to_point) for s in move]
     n = move[-1].die % 6 + 1  # another double than the move's
     wrong = route[:2] + [(s, s - n) for s, _ in route[2:]]
-    texts = [text, text.replace("*", ""), _text(wrong), _text(route[:-1]), "pass"]
+    texts = [text, text.replace("*", ""), _text(wrong), _text(route[:-1])]
     jobs["validation"] = [lambda t=t: position.parse_move(t, ROLL) for t in texts]
+    jobs["pass"] = [lambda: position.parse_move("pass", ROLL)]
     played = [(s.from_point, s.to_point, s.die) for s in move]
-    jobs["steps"] = [
-        lambda k=k: step_payload(position, ROLL, tuple(played[:k])) for k in (0, 1, 2, 3, 5)
-    ]
+    prefixes = [tuple(played[:k]) for k in (0, 1, 2, 3, 5)]
+    part = _part_double(position)
+    if part:
+        prefixes.append(part)
+    jobs["steps"] = [lambda p=p: step_payload(position, ROLL, p) for p in prefixes]
     return jobs
+
+
+def _part_double(position: Position) -> tuple[tuple[int, int, int], ...]:
+    """A 1-2 play and the first step of a double its board plays only in part, if there
+    is one (the click-to-move search then looks further than with a full double)."""
+    gen = track._Generator(position.variant)
+    lazy = position.rules.lazy_plays(position, ROLL)
+    assert isinstance(lazy, BonusPlays)
+    for rank, (key, raw) in enumerate(lazy._first.items()):
+        for n in range(6, 0, -1):
+            if 0 < lazy.depth(rank, n) < 4:
+                s, t, _ = gen.steps(track._unpack(key), n, 4)[0]
+                return (raw[0:3], raw[4:7], (s, t, n))
+    return ()
 
 
 def time_server(sample: list[Position]) -> None:
