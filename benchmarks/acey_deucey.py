@@ -173,7 +173,8 @@ def _part_double(position: Position) -> tuple[tuple[int, int, int], ...]:
     is one (the click-to-move search then looks further than with a full double)."""
     gen = track._Generator(position.variant)
     lazy = position.rules.lazy_plays(position, ROLL)
-    assert isinstance(lazy, BonusPlays)
+    if not isinstance(lazy, BonusPlays):
+        return ()  # the 1 and the 2 cannot both be played: no double
     for rank, (key, raw) in enumerate(lazy._first.items()):
         for n in range(6, 0, -1):
             if 0 < lazy.depth(rank, n) < 4:
