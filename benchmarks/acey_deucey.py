@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import random
 import statistics
 import time
@@ -130,6 +131,7 @@ def _cold(run: Callable[[], object]) -> float:
     track._all_plays.cache_clear()
     track._bonus.cache_clear()
     moves_payload.cache_clear()
+    gc.collect()  # not the garbage of the question before
     c = time.process_time()
     with contextlib.suppress(GammonError):  # an illegal text or step: answered with an error
         run()
