@@ -5,7 +5,8 @@ move and which, which steps may follow these) is asked twice on the same positio
 lazily (``TrackRules.lazy_plays``) and once with it switched off, so that the answer
 comes from the full list of plays (``Position.legal_moves``) as before.  The positions
 are 1-2 rolls of random games (``benchmarks/acey_deucey.py``'s sample) small enough for
-the full list to be quick, a few of them with over a thousand moves.
+the full list to be quick, a few of them with over a thousand moves, and random boards
+near the end of a game (bearing off, doubles that can be played only in part).
 """
 
 from __future__ import annotations
@@ -49,7 +50,31 @@ def _sample() -> list[Position]:
     return random.Random(3).sample(found, 30)
 
 
-SAMPLE = _sample()
+def _endgames(count: int) -> list[Position]:
+    """Random boards with the mover's checkers at or near home (bearing off, doubles
+    played only in part) and the opponent's scattered, some of them hit."""
+    rng = random.Random(11)
+    found: list[Position] = []
+    while len(found) < count:
+        mine: dict[int, int] = {}
+        for _ in range(rng.randint(3, 15)):
+            p = rng.choice([1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12])
+            mine[p] = mine.get(p, 0) + 1
+        theirs: dict[int, int] = {}
+        for _ in range(rng.randint(2, 15)):
+            q = rng.randint(1, 24)
+            if not mine.get(25 - q):
+                theirs[q] = theirs.get(q, 0) + 1
+        bar = rng.choice([0, 0, 1])
+        if sum(theirs.values()) + bar > 15:
+            continue
+        position = Position.from_points(mine, theirs, opponent_bar=bar, variant="acey-deucey")
+        if position.rules.lazy_plays(position, ROLL) is not None:
+            found.append(position)
+    return found
+
+
+SAMPLE = _sample() + _endgames(10)
 
 
 @contextmanager
@@ -96,9 +121,10 @@ def _lazy(position: Position) -> BonusPlays:
 
 def test_the_sample_is_varied() -> None:
     sizes = sorted(len(p.legal_moves(ROLL)) for p in SAMPLE)
-    assert len(SAMPLE) == 30 and sizes[-1] > 1000 and sizes[0] < 300
+    assert len(SAMPLE) == 40 and sizes[-1] > 1000 and sizes[0] < 300
     assert any(p.waiting[0] for p in SAMPLE) and any(not p.waiting[0] for p in SAMPLE)
     assert any(p.rules.blots(p) for p in SAMPLE) and any(p.player[25] for p in SAMPLE)
+    assert any(p.can_bear_off() for p in SAMPLE)
     assert sum(1 for p in SAMPLE for m in p.legal_moves(ROLL)[:50] if len(m) < 6) > 0
 
 
