@@ -181,9 +181,10 @@ class BonusPlays:
     def _search(self, key: int) -> Iterator[_Source]:
         """Undo steps of each double from the board until a mid that plays exactly that
         many is met.  A mid moved 2 or 3 pips (3 unless a checker bore off with the 2)
-        and at most 2 checkers; each step moves 1 to ``n`` pips and one checker, so a
-        board undone ``j`` times keeps at most ``3 + n * (4 - j)`` pips moved and
-        ``2 + 4 - j`` checkers moved."""
+        and at most 2 checkers; each step moves 1 to ``n`` pips (``n`` unless it bears
+        off) and one checker, so a board undone ``j`` times keeps at most
+        ``3 + n * (4 - j)`` pips moved and ``2 + 4 - j`` checkers moved, and with no
+        checker borne off the pips moved tell how many steps of ``n`` there were."""
         b = _unpack(key)
         m, o, mp, op, mw, ow = b
         m0, o0, _, _, mw0, ow0 = self._mids[0][0]
@@ -201,16 +202,18 @@ class BonusPlays:
         spread = sum(c - c0 for c, c0 in zip(m[:25], m0[:25], strict=True) if c > c0)
         if moved < 2 or spread > 6:
             return
+        off = m[0] > m0[0]  # without a checker borne off every step moves all its pips
         for n in range(1, 7):
-            if moved > 3 + 4 * n:
+            if moved > 3 + 4 * n or (not off and (moved < 3 or (moved - 3) % n)):
                 continue
+            last = 4 if off else (moved - 3) // n  # the steps of n the board is after a mid
             level: dict[int, tuple[_State, int, int]] = {key: (b, moved, spread)}
-            for j in range(5):
-                for k2 in level:
+            for j in range(last + 1):
+                for k2 in level if off or j == last else ():
                     rank = self._rank.get(k2)
                     if rank is not None and self.depth(rank, n) == j:
                         yield rank, n, j
-                if j == 4:
+                if j == last:
                     break
                 level = self._undo(level, n, 3 - j)
                 if not level:
