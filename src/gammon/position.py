@@ -45,16 +45,12 @@ from gammon.notation.position_id import (
     encode_position_key,
 )
 from gammon.rules import rules_for
-from gammon.rules.base import GameResult, Rules, game_result, is_drawn
+from gammon.rules.base import GameResult, LazyPlays, Rules, game_result, is_drawn
 from gammon.rules.board import board_layout, sides_from_layout
+from gammon.step import BAR, OFF, Step, point_text
 from gammon.variants import Variant, get_variant
 
 __all__ = ["BAR", "OFF", "GameResult", "Move", "Position", "Step", "StepOptions", "point_text"]
-
-#: The bar as a "from" point, in the mover's numbering.
-BAR: Final = 25
-#: Borne off, as a "to" point.
-OFF: Final = 0
 
 _new = object.__new__
 _set = object.__setattr__
@@ -62,33 +58,6 @@ _get = tuple.__getitem__
 _make_move = tuple.__new__
 _NONE: Final = (0, 0)
 _DICE: Final = {(a, b): Dice(a, b) for a in range(1, 7) for b in range(1, 7)}
-
-
-def point_text(point: int) -> str:
-    """``25`` is written ``bar`` and ``0`` is ``off``; other points as numbers."""
-    if point == BAR:
-        return "bar"
-    if point == OFF:
-        return "off"
-    return str(point)
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One checker moved by one die, in the mover's numbering (25 = bar, 0 = off).
-
-    >>> str(Step(13, 8, 5, hit=True)), str(Step(25, 22, 3)), str(Step(3, 0, 6))
-    ('13/8*', 'bar/22', '3/off')
-    """
-
-    from_point: int
-    to_point: int
-    die: int
-    hit: bool = False
-
-    def __str__(self) -> str:
-        star = "*" if self.hit else ""
-        return f"{point_text(self.from_point)}/{point_text(self.to_point)}{star}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,6 +402,15 @@ class Position:
             map(_make_move, repeat(Move), zip(repeat(self), repeat(d), keys, repeat(memo)))
         )
 
+    def can_move(self, dice: DiceLike) -> bool:
+        """Whether the roll has a legal move (acey-deucey's 1-2 asks only its 1 and 2).
+
+        >>> Position.initial("acey-deucey").can_move("21"), Position.initial().can_move("66")
+        (True, True)
+        """
+        d = Dice.coerce(dice)
+        return self.rules.lazy_plays(self, d) is not None or bool(self.legal_moves(d))
+
     def pass_move(self, dice: DiceLike) -> Move:
         """The empty move that passes the turn when a roll has no legal move.
 
@@ -480,11 +458,18 @@ class Position:
         gammon.errors.IllegalMoveError: illegal move '24/18' with 65 in position 4HPwATDgc/ABMA: it plays 1 of the 2 dice that must be played
         """
         d = Dice.coerce(dice)
-        legal = self.legal_moves(d)
+        lazy = self.rules.lazy_plays(self, d)  # acey-deucey's 1-2: never listed in full
+        legal = self.legal_moves(d) if lazy is None else ()
         pid = self.position_id()
         if not isinstance(text, str):
             raise InvalidNotationError(f"invalid move {text!r}: expected text; position {pid}")
         if text.strip().lower() in PASS_WORDS:
+            if lazy is not None:
+                such = self._lazy_move(d, lazy, lazy.first())
+                raise IllegalMoveError(
+                    f"illegal move {text!r} with {d} in position {pid}: "
+                    f"{lazy.count()} legal moves exist, such as {such}"
+                )
             if legal:
                 raise IllegalMoveError(
                     f"illegal move {text!r} with {d} in position {pid}: "
@@ -495,9 +480,13 @@ class Position:
             paths = parse_move_text(text, self.rules.max_paths())
         except InvalidNotationError as exc:
             raise InvalidNotationError(f"{exc}; position {pid}") from None
-        keys = [m.key for m in legal]
-        found = set(self.rules.match_paths(self, paths, d, keys))
-        matches = [m for m in legal if m.key in found]
+        if lazy is None:
+            keys = [m.key for m in legal]
+            found = set(self.rules.match_paths(self, paths, d, keys))
+            matches = [m for m in legal if m.key in found]
+        else:
+            keys = [lazy.first()]  # the example of a legal move
+            matches = [self._lazy_move(d, lazy, key) for key in lazy.match(paths)]
         if len(matches) == 1:
             return matches[0]
         if matches:
@@ -505,7 +494,7 @@ class Position:
             raise AmbiguousMoveError(
                 f"ambiguous move {text!r} with {d} in position {pid}: it can mean {options}"
             )
-        if not legal:
+        if not keys:
             reason = "no move is possible with this roll (write 'pass')"
         else:
             reason = self.rules.why_illegal(self, paths, d, keys)
@@ -524,19 +513,29 @@ class Position:
         (['18/13', '13/8', '8/3'], False)
         """
         d = Dice.coerce(dice)
-        legal = {m.key: m for m in self.legal_moves(d)}
         done = list(played)
-        if not legal:
-            if done:
-                raise IllegalMoveError(
-                    f"no move is possible with {d} in position {self.position_id()}"
-                )
-            return StepOptions((), True, _make_move(Move, (self, d, 0, {0: ()})), ())
-        need = max(len(m) for m in legal.values())
-        found = self.rules.step_search(self, d, legal.keys(), need, done)
+        lazy = self.rules.lazy_plays(self, d)
+        if lazy is not None:  # acey-deucey's 1-2: the plays are asked about one by one
+            found = self.rules.step_search(self, d, lazy, lazy.need(), done)
+            key = found.complete
+            move = None if key is None else self._lazy_move(d, lazy, key)
+        else:
+            legal = {m.key: m for m in self.legal_moves(d)}
+            if not legal:
+                if done:
+                    raise IllegalMoveError(
+                        f"no move is possible with {d} in position {self.position_id()}"
+                    )
+                return StepOptions((), True, _make_move(Move, (self, d, 0, {0: ()})), ())
+            need = max(len(m) for m in legal.values())
+            found = self.rules.step_search(self, d, legal.keys(), need, done)
+            move = None if found.complete is None else legal[found.complete]
         steps = tuple(Step(s, t, die, bool(hit)) for s, t, die, hit in found.steps)
-        move = None if found.complete is None else legal[found.complete]
         return StepOptions(steps, move is not None, move, found.dice_left)
+
+    def _lazy_move(self, dice: Dice, lazy: LazyPlays, key: int) -> Move:
+        """The legal move ``key`` of :meth:`Rules.lazy_plays`, with its steps."""
+        return _make_move(Move, (self, dice, key, {key: lazy.raw(key)}))
 
 
 def _setter(name: str) -> Callable[[Position, object], None]:

@@ -446,7 +446,7 @@ def _after_roll(state: MatchState, events: list[Event]) -> MatchState:
     """Pass at once when the roll cannot be played."""
     g = state.game
     assert g.dice is not None and g.turn is not None
-    if g.position.legal_moves(g.dice):
+    if g.position.can_move(g.dice):  # not every play of acey-deucey's 1-2
         return state
     events.append(event("no_move", g.turn, {"dice": [g.dice.d1, g.dice.d2]}))
     move = g.position.pass_move(g.dice)

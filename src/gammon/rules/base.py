@@ -18,7 +18,7 @@ GameResult(winner='player', points=3)
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Sequence
+from collections.abc import Callable, Container, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
@@ -29,6 +29,7 @@ from gammon.variants import Variant
 
 __all__ = [
     "GameResult",
+    "LazyPlays",
     "PositionLike",
     "RawPlay",
     "RawStep",
@@ -214,12 +215,13 @@ class StepWalk(Protocol[N]):
 def search_steps(
     walk: StepWalk[N],
     start: list[N],
-    legal: Collection[int],
+    legal: Container[int],
     need: int,
     played: Sequence[StepLike],
     where: str,
     *,
     exact: bool,
+    settled: Callable[[N, int], bool] | None = None,
 ) -> StepSearch:
     """The click-to-move search, shared by every family.
 
@@ -229,7 +231,8 @@ def search_steps(
     steps; with ``exact`` every one takes exactly ``need`` (the backgammon board: a
     checker borne off with one die is not the same play as one taken off with two,
     even though both reach the same board).  ``where`` ends error messages
-    (``"with 65 in position <ID>"``).  Raises :class:`IllegalMoveError` when a played
+    (``"with 65 in position <ID>"``).  ``settled(node, depth)``, when given, says True
+    of a node it knows to lead to a legal play, which is then not searched.  Raises :class:`IllegalMoveError` when a played
     step is impossible or cannot lead to a legal play.
     """
     nodes = start
@@ -253,8 +256,10 @@ def search_steps(
     def reaches(node: N, depth: int) -> bool:
         found = memo.get((node, depth))
         if found is None:
-            found = ends(node, depth) or (
-                depth < need and any(reaches(n, depth + 1) for _, n in walk.successors(node))
+            found = (
+                (settled is not None and settled(node, depth))
+                or ends(node, depth)
+                or (depth < need and any(reaches(n, depth + 1) for _, n in walk.successors(node)))
             )
             memo[node, depth] = found
         return found
@@ -275,6 +280,35 @@ def search_steps(
         text = " ".join(map(str, played))
         raise IllegalMoveError(f"steps {text} cannot be completed into a legal move {where}")
     return StepSearch(tuple(steps.values()), complete, left or ())
+
+
+class LazyPlays(Protocol):
+    """A roll's legal plays, never all listed (:class:`gammon.rules.bonus.BonusPlays`);
+    there is at least one.  Every answer is the one the full list gives."""
+
+    def __contains__(self, key: object) -> bool:
+        """Whether the board ``key`` is a legal play."""
+        ...
+
+    def raw(self, key: int) -> RawPlay:
+        """The raw steps of the legal play ``key``."""
+        ...
+
+    def first(self) -> int:
+        """The key of the first legal play."""
+        ...
+
+    def count(self, limit: int | None = None) -> int:
+        """How many legal plays there are (``limit + 1`` when more than ``limit``)."""
+        ...
+
+    def need(self) -> int:
+        """The most steps a legal play takes."""
+        ...
+
+    def match(self, paths: list[Path]) -> list[int]:
+        """The legal plays ``paths`` can mean, in the order of the full list."""
+        ...
 
 
 class VariantRules:
@@ -322,6 +356,11 @@ class Rules(Protocol):
         """Every legal play with its raw steps, by key."""
         ...
 
+    def lazy_plays(self, pos: PositionLike, dice: Dice) -> LazyPlays | None:
+        """The legal plays answered one at a time, where listing them all is slow
+        (acey-deucey's 1-2); None where :meth:`plays` is the way."""
+        ...
+
     def after(self, pos: PositionLike, key: int) -> Sides:
         """The fields of the position after the play ``key``, seen by the next player."""
         ...
@@ -358,7 +397,7 @@ class Rules(Protocol):
         self,
         pos: PositionLike,
         dice: Dice,
-        legal: Collection[int],
+        legal: Container[int],
         need: int,
         played: Sequence[StepLike],
     ) -> StepSearch:

@@ -12,7 +12,7 @@ keys; the generator is used as it is).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from typing import Final
 
 from gammon import movegen
@@ -20,6 +20,7 @@ from gammon.dice import Dice
 from gammon.errors import InvalidPositionError
 from gammon.notation.movetext import Path
 from gammon.rules.base import (
+    LazyPlays,
     PositionLike,
     RawPlay,
     RawStep,
@@ -86,6 +87,10 @@ class BoardRules(VariantRules):
         return frozenset(p for p in range(1, 25) if theirs[their[p]] == 1)
 
     # ------------------------------------------------------------------ plays
+
+    def lazy_plays(self, pos: PositionLike, dice: Dice) -> LazyPlays | None:
+        """None: the backgammon board's plays are listed in a millisecond."""
+        return None
 
     def plays(self, pos: PositionLike, dice: Dice) -> tuple[Iterable[int], dict[int, RawPlay]]:
         """The fast generator's keys; their steps are found on demand."""
@@ -156,7 +161,7 @@ class BoardRules(VariantRules):
         self,
         pos: PositionLike,
         dice: Dice,
-        legal: Collection[int],
+        legal: Container[int],
         need: int,
         played: Sequence[StepLike],
     ) -> StepSearch:

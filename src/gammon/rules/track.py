@@ -29,14 +29,14 @@ prime that traps every opposing checker then chooses among those plays.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from functools import lru_cache
-from typing import Final
 
 from gammon.dice import Dice
 from gammon.errors import InvalidPositionError
 from gammon.notation.movetext import Path, format_move
 from gammon.rules.base import (
+    LazyPlays,
     PositionLike,
     RawPlay,
     RawStep,
@@ -47,6 +47,7 @@ from gammon.rules.base import (
     check_counts,
     search_steps,
 )
+from gammon.rules.bonus import _BYTE, _HIT, BonusPlays, _pack, _unpack
 from gammon.variants import Variant
 
 __all__ = ["TrackRules"]
@@ -61,30 +62,6 @@ _Candidate = tuple[int, int, tuple[int, ...]]
 _Mid = tuple[int, _State, tuple[int, ...], int]
 # a click-to-move node: (board, dice left, head checkers left, 1-2 double still to choose)
 _Node = tuple[_State, tuple[int, ...], int, bool]
-
-
-def _pack(state: _State) -> int:
-    """A non-zero integer that identifies a board (the key of a play)."""
-    m, o, mp, op, mw, ow = state
-    data = bytes(m) + bytes(o) + bytes((mw, ow)) + mp.to_bytes(4, "little")
-    return int.from_bytes(data + op.to_bytes(4, "little") + b"\x01", "little")
-
-
-def _unpack(key: int) -> _State:
-    data = key.to_bytes(63, "little")
-    m = tuple(data[0:26])
-    o = tuple(data[26:52])
-    mw, ow = data[52], data[53]
-    mp = int.from_bytes(data[54:58], "little")
-    op = int.from_bytes(data[58:62], "little")
-    return m, o, mp, op, mw, ow
-
-
-#: The weight of byte ``i`` of a key (:func:`_pack`): 0..25 the mover's counts, 26..51
-#: the opponent's, 52 the mover's checkers still to enter.
-_BYTE: Final = tuple(1 << (8 * i) for i in range(63))
-#: A hit on the opponent's point ``q``: one checker from there to its bar (byte 51).
-_HIT: Final = tuple(_BYTE[51] - _BYTE[26 + q] if 1 <= q <= 24 else 0 for q in range(26))
 
 
 def _state(pos: PositionLike) -> _State:
@@ -384,6 +361,15 @@ class _Generator:
 
 
 @lru_cache(maxsize=64)
+def _bonus(gen: _Generator, st: _State) -> BonusPlays | None:
+    # a 1-2 whose 1 and 2 can both be played (else its plays are those of the 1 and the 2)
+    first = gen.plays(st, 2, 1)
+    if not first or any(len(raw) < 8 for raw in first.values()):
+        return None
+    return BonusPlays(gen, st, first)
+
+
+@lru_cache(maxsize=64)
 def _all_plays(gen: _Generator, st: _State, d1: int, d2: int) -> dict[int, RawPlay]:
     # a few recent answers are kept: the engine, the server and parse_move ask again
     return gen.all_plays(st, d1, d2)
@@ -477,6 +463,12 @@ class TrackRules(VariantRules):
         """Every legal play with its steps; acey-deucey's 1-2 gives up to six steps."""
         return _all_plays(self._gen, _state(pos), dice.d1, dice.d2)
 
+    def lazy_plays(self, pos: PositionLike, dice: Dice) -> LazyPlays | None:
+        """Acey-deucey's 1-2 (when its 1 and 2 can both be played): :class:`BonusPlays`."""
+        if not (self._variant.bonus_roll and {dice.d1, dice.d2} == {1, 2}):
+            return None
+        return _bonus(self._gen, _state(pos))
+
     def plays(self, pos: PositionLike, dice: Dice) -> tuple[Iterable[int], dict[int, RawPlay]]:
         """The keys of :meth:`raw_plays`, with their steps."""
         found = self.raw_plays(pos, dice)
@@ -535,7 +527,9 @@ class TrackRules(VariantRules):
         self, pos: PositionLike, paths: list[Path], dice: Dice, keys: Sequence[int]
     ) -> str:
         """The variant's rules, with an example of a legal move."""
-        example = format_move(self.raw_plays(pos, dice)[keys[0]], self.blots(pos))
+        lazy = self.lazy_plays(pos, dice)
+        raw = self.raw_plays(pos, dice)[keys[0]] if lazy is None else lazy.raw(keys[0])
+        example = format_move(raw, self.blots(pos))
         return f"the {self._variant.name} rules do not allow it; legal moves include {example}"
 
     # ------------------------------------------------------------------ click to move
@@ -544,18 +538,21 @@ class TrackRules(VariantRules):
         self,
         pos: PositionLike,
         dice: Dice,
-        legal: Collection[int],
+        legal: Container[int],
         need: int,
         played: Sequence[StepLike],
     ) -> StepSearch:
-        """The shared search; acey-deucey's 1-2 goes on with any double once played."""
+        """The shared search; acey-deucey's 1-2 goes on with any double once played (with
+        :class:`BonusPlays` as ``legal``, a node that can play all its dice is not searched)."""
         gen = self._gen
         st = _state(pos)
         left = (dice.d1,) * 4 if dice.is_double else (dice.d1, dice.d2)
         bonus = self._variant.bonus_roll and {dice.d1, dice.d2} == {1, 2}
         start: _Node = (st, left, gen.head_allowance(st, left), bonus)
         where = f"with {dice} in position {pos.position_id()}"
-        return search_steps(_Walk(gen), [start], legal, need, played, where, exact=False)
+        settled = legal.settled if isinstance(legal, BonusPlays) else None
+        walk = _Walk(gen)
+        return search_steps(walk, [start], legal, need, played, where, exact=False, settled=settled)
 
 
 class _Walk:

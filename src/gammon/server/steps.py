@@ -2,7 +2,8 @@
 player has played so far.
 
 On the backgammon board an answer takes well under a millisecond and is given at once.
-Off it, an acey-deucey 1-2 at a busy position takes up to seconds, so answers are kept per
+Off it answers take longer (an acey-deucey 1-2: a few milliseconds, since it is answered
+without listing its plays, :mod:`gammon.rules.bonus`), so answers are kept per
 (position, roll, steps played) and computed on a :class:`~gammon.server.workqueue.WorkQueue`
 of one worker (a process when the server runs its bots in processes, else a thread) where
 the tables asking take turns, the least demanding first, each with a few questions waiting

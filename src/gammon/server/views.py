@@ -12,6 +12,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Final
 
+from gammon.dice import Dice
 from gammon.match import MatchState, TableOptions, allowed_actions, to_act
 from gammon.match.fairdice import DICE_SCHEME
 from gammon.position import Position
@@ -154,8 +155,11 @@ def list_moves(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
     >>> payload["moves"][0], payload["step_options"], payload["forced"]
     ({'move': '24/23 24/22', 'steps': [[24, 22, 2, False], [24, 23, 1, False]]}, None, False)
     """
-    moves = position.legal_moves(dice)
-    if len(moves) > MOVES_LIMIT:
+    # acey-deucey's 1-2 is counted (up to the limit) before it is listed
+    lazy = position.rules.lazy_plays(position, Dice(*dice))
+    over = lazy is not None and lazy.count(MOVES_LIMIT) > MOVES_LIMIT
+    moves = () if over else position.legal_moves(dice)
+    if over or len(moves) > MOVES_LIMIT:
         options = position.step_options(dice)
         return {
             "moves": None,
