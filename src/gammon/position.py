@@ -45,7 +45,7 @@ from gammon.notation.position_id import (
     encode_position_key,
 )
 from gammon.rules import rules_for
-from gammon.rules.base import GameResult, LazyPlays, Rules, game_result, is_drawn
+from gammon.rules.base import COUNTED, GameResult, LazyPlays, Rules, game_result, how_many, is_drawn
 from gammon.rules.board import board_layout, sides_from_layout
 from gammon.step import BAR, OFF, Step, point_text
 from gammon.variants import Variant, get_variant
@@ -468,12 +468,12 @@ class Position:
                 such = self._lazy_move(d, lazy, lazy.first())
                 raise IllegalMoveError(
                     f"illegal move {text!r} with {d} in position {pid}: "
-                    f"{lazy.count()} legal moves exist, such as {such}"
+                    f"{how_many(lazy.count(COUNTED))} legal moves exist, such as {such}"
                 )
             if legal:
                 raise IllegalMoveError(
                     f"illegal move {text!r} with {d} in position {pid}: "
-                    f"{len(legal)} legal moves exist, such as {legal[0]}"
+                    f"{how_many(len(legal))} legal moves exist, such as {legal[0]}"
                 )
             return _make_move(Move, (self, d, 0, {0: ()}))
         try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from typing import Final, Literal, Protocol, TypeVar
 
 from gammon.dice import Dice
 from gammon.errors import IllegalMoveError, InvalidPositionError
@@ -28,6 +28,7 @@ from gammon.notation.movetext import Path
 from gammon.variants import Variant
 
 __all__ = [
+    "COUNTED",
     "GameResult",
     "LazyPlays",
     "PositionLike",
@@ -41,6 +42,7 @@ __all__ = [
     "VariantRules",
     "check_counts",
     "game_result",
+    "how_many",
     "is_drawn",
     "search_steps",
 ]
@@ -108,6 +110,20 @@ class GameResult:
             "backgammon",
         )
         return kinds[self.points - 1]
+
+
+#: How far a refusal counts the legal moves it names (an acey-deucey 1-2 has up to 110,000:
+#: counting them all would cost a fifth of a second).
+COUNTED: Final = 1000
+
+
+def how_many(n: int) -> str:
+    """``n`` legal moves, as a refusal names them (counted up to :data:`COUNTED`).
+
+    >>> how_many(21), how_many(1001)
+    ('21', 'over 1000')
+    """
+    return f"over {COUNTED}" if n > COUNTED else str(n)
 
 
 def check_counts(
