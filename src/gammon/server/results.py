@@ -39,20 +39,17 @@ GNUBG_ANCHOR: Final = 1900.0
 #: (docs/ratings.md, "The bots' ratings").
 #:
 #: grandmaster (docs/bots.md, "Calibration"): no single-game win rate against gnubg-nn
-#: 0-ply exists for it, so it is placed against world-class.  Directly, it scored
-#: +0.068 ppg [-0.111, +0.246] over 6 pairs; through gnubg-nn 2-ply, -0.000 [-0.038,
-#: +0.038] over 40 pairs against world-class's +0.046 [-0.005, +0.097] over 8, a
-#: difference of -0.046 (about +/-0.064).  Weighted by their variances the two give
-#: -0.03 ppg with a 95% interval of about +/-0.06: no measurable difference, and a
-#: deeper search with the same network does not play worse in expectation, so it gets
-#: world-class's 2015 (1900 + 115) until more pairs separate them.
+#: 0-ply exists for it, so it is placed against world-class through gnubg-nn 2-ply
+#: (cubeless, luck-adjusted, about 500 pairs each): +0.016 ppg [+0.007, +0.025] against
+#: world-class's +0.001 [-0.008, +0.010], +0.015 [+0.002, +0.028] ahead; at 1.27 points a
+#: game that is a single game won 50.58% of the time, +20 [+2, +38] (docs/ratings.md).
 BOT_RATINGS: Final[Mapping[str, float]] = MappingProxyType(
     {
         "beginner": 1166.0,
         "intermediate": 1574.0,
         "expert": 1976.0,
         "world-class": 2015.0,
-        "grandmaster": 2015.0,
+        "grandmaster": 2035.0,
     }
 )
 
