@@ -46,10 +46,10 @@ ALIVE_PREFIX: Final = "gammon:alive:"
 #: Seconds a process's liveness key lasts without a heartbeat.
 ALIVE_TTL: Final = 3.0
 #: Seconds between two heartbeats of a running process.
-BEAT_INTERVAL: Final = ALIVE_TTL / 4
+BEAT_INTERVAL: Final = ALIVE_TTL / 6
 #: A process whose last heartbeat is younger than this has missed no beat (one is due
 #: every :data:`BEAT_INTERVAL`; a quarter of a second late is on time): it was running.
-ON_TIME: Final = ALIVE_TTL / 3
+ON_TIME: Final = ALIVE_TTL / 4
 #: ``DRIVERS_PREFIX + table id``: a hash of the processes that hold the table.
 DRIVERS_PREFIX: Final = "gammon:drivers:"
 
