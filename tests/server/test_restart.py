@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from serverkit import Pair, Player, ServeProcess, need_services, wait_state
 
 
@@ -174,8 +176,12 @@ def test_with_redis_both_processes_killed_resume() -> None:
     _restart_with_redis(2, "kill", down=6)
 
 
-def test_with_redis_a_table_held_by_another_process_does_not_resume() -> None:
+@pytest.mark.parametrize("down", [1, 5])
+def test_with_redis_a_table_held_by_another_process_does_not_resume(down: float) -> None:
     """One of two processes is killed and comes back: the other drove the table all along,
-    so nothing resumes (the table was never down)."""
+    so nothing resumes (the table was never down).  The first is killed right after the
+    other took the table, while the other still checks whether it was down; the killed
+    one comes back before the check ends (1 s) or after it (5 s: the killed one is gone
+    and nobody else drives the table then; this wrote a ``resume`` before)."""
     need_services()
-    _restart_with_redis(2, "kill", down=1, kill_all=False)
+    _restart_with_redis(2, "kill", down=down, kill_all=False)

@@ -10,13 +10,20 @@ message; actors also check their tables every ``sync_interval`` seconds.
 Bot decisions are expensive, so processes *claim* each one (``SET NX``) and only
 the winner computes it.
 
-Liveness: each process keeps ``gammon:alive:<its id>`` fresh (:data:`ALIVE_TTL`) and
-deletes it when it stops (SIGTERM); a process that holds a table registers as one of
-its *drivers* (``gammon:drivers:<table>``).  A process that loads a table asks whether
-another live process drives it: if none does, the table was down (its drivers were
-killed or stopped) and the decision in progress gets a ``resume``.  A driver killed a
-moment ago still looks alive until its key expires, so an answer "another drives it"
-is checked again after :data:`ALIVE_TTL`.
+Liveness: each process keeps ``gammon:alive:<its id>`` fresh (set every
+:data:`BEAT_INTERVAL`, lasting :data:`ALIVE_TTL`) and deletes it when it stops (SIGTERM);
+a process that holds a table is one of its *drivers* (``gammon:drivers:<table>``).  A
+process that loads a table asks whether another process drove it at that moment: one
+whose last heartbeat is less than :data:`ON_TIME` old (it has missed no beat), or,
+since a driver killed a moment ago still looks alive until its key expires, one still
+alive after :data:`ALIVE_TTL` (it beat again after this process took the table).  If
+none did, the table was down (its drivers were killed or stopped) and the decision in
+progress gets a ``resume``.  A driver that dies *while* another process checks does not
+make the table down: the checking process holds it from the moment it loaded it (and a
+table down for less than :data:`ON_TIME` is not seen: no process restarts that fast).  A
+process registers once it knows, so processes that load a table that was down at the
+same time never vouch for each other (one ``resume`` is written: a second one conflicts
+with it, or sees it).
 """
 
 from __future__ import annotations
@@ -38,6 +45,11 @@ CHANNEL: Final = "gammon:tables"
 ALIVE_PREFIX: Final = "gammon:alive:"
 #: Seconds a process's liveness key lasts without a heartbeat.
 ALIVE_TTL: Final = 3.0
+#: Seconds between two heartbeats of a running process.
+BEAT_INTERVAL: Final = ALIVE_TTL / 6
+#: A process whose last heartbeat is younger than this has missed no beat (one is due
+#: every :data:`BEAT_INTERVAL`; a quarter of a second late is on time): it was running.
+ON_TIME: Final = ALIVE_TTL / 4
 #: ``DRIVERS_PREFIX + table id``: a hash of the processes that hold the table.
 DRIVERS_PREFIX: Final = "gammon:drivers:"
 
@@ -133,7 +145,7 @@ class RedisBus:
     async def _heartbeat(self) -> None:
         """Keep this process's liveness key set while it runs."""
         while True:
-            await asyncio.sleep(ALIVE_TTL / 3)
+            await asyncio.sleep(BEAT_INTERVAL)
             try:
                 await self._beat_once()
             except asyncio.CancelledError:
@@ -141,33 +153,39 @@ class RedisBus:
             except Exception as exc:
                 log.warning("redis bus: heartbeat failed: %s", exc)
 
-    async def _other_drivers(self, table_id: str) -> list[str]:
-        """The live processes other than this one that hold ``table_id`` (the dead ones
-        are struck off)."""
+    async def _other_drivers(self, table_id: str) -> dict[str, float]:
+        """The live processes other than this one that hold ``table_id``, each with the
+        seconds since its last heartbeat (the dead ones are struck off)."""
         key = DRIVERS_PREFIX + table_id
         drivers = [
             d.decode() if isinstance(d, bytes) else str(d) for d in await self._redis.hkeys(key)
         ]
         others = [d for d in drivers if d != self._origin]
         if not others:
-            return []
-        alive = await self._redis.mget([ALIVE_PREFIX + d for d in others])
-        dead = [d for d, a in zip(others, alive, strict=True) if a is None]
+            return {}
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for d in others:
+                pipe.pttl(ALIVE_PREFIX + d)
+            left = await pipe.execute()
+        dead = [d for d, ms in zip(others, left, strict=True) if ms < 0]
         if dead:
             await self._redis.hdel(key, *dead)
-        return [d for d, a in zip(others, alive, strict=True) if a is not None]
+        return {d: ALIVE_TTL - ms / 1000 for d, ms in zip(others, left, strict=True) if ms >= 0}
 
     async def adopt(self, table_id: str) -> bool:
-        """Register as a driver; the table was down if no other live process drives it
-        (asked again after :data:`ALIVE_TTL` when one seems to: it may have just died).
-        When Redis cannot answer, the table counts as down (a resume only gives time)."""
+        """Whether the table was down when this process took it: no other driver had
+        beaten within :data:`ON_TIME`, and none of them is still alive after
+        :data:`ALIVE_TTL` (one that dies meanwhile was alive when this process took the
+        table); then register as a driver.  When Redis cannot answer, the table counts as
+        down (a resume only gives time)."""
         try:
             others = await self._other_drivers(table_id)
+            down = not others
+            if others and min(others.values()) >= ON_TIME:  # all late: dead, or slow?
+                await asyncio.sleep(ALIVE_TTL + 0.5)
+                down = not others.keys() & (await self._other_drivers(table_id)).keys()
             await self._redis.hset(DRIVERS_PREFIX + table_id, self._origin, "1")
-            if not others:
-                return True
-            await asyncio.sleep(ALIVE_TTL + 0.5)
-            return not await self._other_drivers(table_id)
+            return down
         except asyncio.CancelledError:
             raise
         except Exception as exc:

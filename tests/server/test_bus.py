@@ -1,0 +1,158 @@
+"""RedisBus.adopt: whether a table was down when a process took it (issue #20), against
+a real Redis.  A killed process is a bus whose heartbeat stops and whose liveness key
+stays until it expires, as after SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Awaitable, Callable
+
+from gammon.server.bus import ALIVE_PREFIX, ALIVE_TTL, DRIVERS_PREFIX, ON_TIME, RedisBus
+from serverkit import REDIS_URL, need_services
+
+
+async def _nobody(table_id: str, version: int) -> None:
+    """No process listens to announcements here."""
+
+
+async def _started() -> RedisBus:
+    bus = RedisBus(REDIS_URL)
+    await bus.start(_nobody)
+    return bus
+
+
+async def _kill(bus: RedisBus) -> None:
+    """SIGKILL: no more heartbeats, the liveness key is left to expire."""
+    for task in (bus._task, bus._beat):
+        assert task is not None
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    await bus._redis.aclose()
+
+
+async def _late(bus: RedisBus, redis: RedisBus) -> None:
+    """Wait until ``bus`` (stopped) has missed a beat: its key is older than ON_TIME."""
+    key = ALIVE_PREFIX + bus._origin
+    while await redis._redis.pttl(key) > round((ALIVE_TTL - ON_TIME) * 1000):
+        await asyncio.sleep(0.05)
+
+
+def _asked(bus: RedisBus) -> asyncio.Event:
+    """Set once ``bus`` has first asked Redis for a table's other drivers."""
+    asked = asyncio.Event()
+    ask = bus._other_drivers
+
+    async def asking(table_id: str) -> dict[str, float]:
+        found = await ask(table_id)
+        asked.set()
+        return found
+
+    bus._other_drivers = asking  # type: ignore[method-assign]
+    return asked
+
+
+def _run(scenario: Callable[[str], Awaitable[None]]) -> None:
+    need_services()
+    table = "test" + secrets.token_hex(4)
+
+    async def main() -> None:
+        probe = RedisBus(REDIS_URL)
+        try:
+            await scenario(table)
+        finally:
+            await probe._redis.delete(DRIVERS_PREFIX + table)
+            await probe._redis.aclose()
+
+    asyncio.run(main())
+
+
+def test_a_new_table_was_down_and_its_second_process_takes_it_held() -> None:
+    async def scenario(table: str) -> None:
+        first, second = await _started(), await _started()
+        try:
+            assert await first.adopt(table)  # nobody drove it
+            assert not await second.adopt(table)  # the first did
+        finally:
+            await first.close()
+            await second.close()
+
+    _run(scenario)
+
+
+def test_a_driver_killed_while_another_takes_the_table_leaves_it_held() -> None:
+    """The case that wrote a ``resume`` on a busy machine: the surviving process took the
+    table a moment before the other was killed; nothing was ever down."""
+
+    async def scenario(table: str) -> None:
+        first, second = await _started(), await _started()
+        try:
+            assert await first.adopt(table)
+            asked = _asked(second)
+            taking = asyncio.create_task(second.adopt(table))
+            await asked.wait()
+            await _kill(first)
+            assert not await taking
+        finally:
+            await second.close()
+
+    _run(scenario)
+
+
+def test_a_driver_killed_before_the_table_is_taken_leaves_it_down() -> None:
+    """Its liveness key is still there (not expired), but it has missed a beat."""
+
+    async def scenario(table: str) -> None:
+        first, second = await _started(), await _started()
+        try:
+            assert await first.adopt(table)
+            await _kill(first)
+            await _late(first, second)
+            assert await second.adopt(table)
+        finally:
+            await second.close()
+
+    _run(scenario)
+
+
+def test_a_late_driver_that_beats_again_held_the_table() -> None:
+    """A driver that missed a beat (a busy machine) but is alive after ALIVE_TTL."""
+
+    async def scenario(table: str) -> None:
+        first, second = await _started(), await _started()
+        try:
+            assert await first.adopt(table)
+            beat = first._beat
+            assert beat is not None
+            beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beat
+            await _late(first, second)
+            asked = _asked(second)
+            taking = asyncio.create_task(second.adopt(table))
+            await asked.wait()  # the first looked late; it beats again while the second waits
+            await first._beat_once()
+            first._beat = asyncio.create_task(first._heartbeat())
+            assert not await taking
+        finally:
+            await first.close()
+            await second.close()
+
+    _run(scenario)
+
+
+def test_processes_taking_a_down_table_together_do_not_vouch_for_each_other() -> None:
+    async def scenario(table: str) -> None:
+        dead, second, third = await _started(), await _started(), await _started()
+        try:
+            assert await dead.adopt(table)
+            await _kill(dead)
+            await _late(dead, second)
+            assert await asyncio.gather(second.adopt(table), third.adopt(table)) == [True, True]
+        finally:
+            await second.close()
+            await third.close()
+
+    _run(scenario)
