@@ -184,15 +184,15 @@ def test_shipped_nets_are_small_and_match_their_encoding() -> None:
 
 
 def test_seated_nets_play_the_top_levels_and_the_hand_made_bot_the_lower_ones() -> None:
-    assert {"fevga", "jacquet", "long-nardy"} == SEATED_NETS
+    assert {"fevga", "jacquet", "long-nardy", "plakoto"} == SEATED_NETS
     assert all(has_net(v) for v in SEATED_NETS)
     for variant in SEATED_NETS:
         assert variant_bot("world-class", variant) == NetBot()
         assert variant_bot("grandmaster", variant) == NetBot(plies=2)
         for level in ("beginner", "intermediate", "expert"):
             assert variant_bot(level, variant) == VariantBot(plies=1)
-    # a net not (yet) measured stronger than the hand-made bot is not seated
-    assert variant_bot("world-class", "plakoto") == VariantBot(plies=2)
+    # a variant without a net keeps the hand-made bot at the top levels too
+    assert variant_bot("world-class", "acey-deucey") == VariantBot(plies=2)
     assert variant_bot("grandmaster", "acey-deucey") == VariantBot(plies=2)
     assert variant_bot("expert", "plakoto") == VariantBot(plies=1)
 

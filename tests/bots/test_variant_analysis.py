@@ -53,19 +53,19 @@ def _plakoto(*moves: str, last_roll: Dice = SIXES) -> Match:
 def test_a_missed_pin_is_a_blunder() -> None:
     # Ann's 66: 24/18 24/6* pins Bob's blot on her 6 point (his 19) in her home board,
     # where it cannot move until she leaves; 24/18(4) pins nothing.  The net values the
-    # pin at about +0.47 and the quiet play at about +0.05: a blunder (>= 0.16).
+    # pin at about +0.82 and the quiet play at about -0.06: a blunder (>= 0.16).
     missed = NetAnalyzer().analyse(_plakoto("24/18(4)").record())
     decision = missed.decisions[-1]
     assert (decision.player, decision.dice, decision.played) == (0, "66", "24/18(4)")
     assert decision.best == "24/18 24/6*"
     assert decision.mark == "blunder" and decision.error >= BLUNDER
-    assert 0.3 < decision.error < 0.6, decision.error
+    assert 0.6 < decision.error < 1.2, decision.error
     assert math.isclose(decision.error, decision.equity_best - decision.equity_played)
     assert [c.move for c in decision.candidates] == [
         "24/18 24/6*",
         "24/18(4)",
-        "24/18(2) 24/12",
         "24/12(2)",
+        "24/18(2) 24/12",
     ]
     assert [c.plies for c in decision.candidates] == [1] * 4
     assert decision.candidates[0].win > decision.candidates[1].win
