@@ -27,6 +27,7 @@ from gammon.server.connection import dumps
 from gammon.server.protocol import ServerError
 from gammon.server.results import check_rated_seat
 from gammon.server.settings import Settings
+from gammon.server.steps import warm_rules
 from gammon.server.table import TableState
 from gammon.server.workqueue import WorkQueue
 from gammon.storage import Database, Store, UserRow
@@ -72,7 +73,11 @@ class Hub:
         # in processes, a table's legal moves (thousands at an acey-deucey 1-2) never hold
         # the interpreter lock that the event loop needs to answer every other table
         self.work = WorkQueue(
-            "gammon-rules", RULES_WORKERS, per_key=64, processes=settings.bot_workers > 0
+            "gammon-rules",
+            RULES_WORKERS,
+            per_key=64,
+            processes=settings.bot_workers > 0,
+            warm=warm_rules,
         )
         self._loading: dict[str, asyncio.Future[TableActor | None]] = {}
         self._adopting: dict[str, asyncio.Task[None]] = {}
@@ -84,6 +89,13 @@ class Hub:
 
     async def start(self) -> None:
         """Listen to other processes and resume every table in play."""
+        if self.work.processes:
+            # the rules' worker processes start now, in the background: an interpreter
+            # loading gammon costs a second of CPU, which is not to fall on the tables
+            # in play when the first of them needs a worker
+            warming = asyncio.create_task(self.work.started(), name="gammon-rules-start")
+            self._tasks.add(warming)
+            warming.add_done_callback(self._tasks.discard)
         await self.bus.start(self._on_remote)
         live = await self.db.run(self.store.table_ids, "playing")
         for table_id in live:

@@ -28,7 +28,14 @@ from gammon.move import Step
 from gammon.position import Position
 from gammon.server.workqueue import WorkQueue
 
-__all__ = ["STEPS_KEPT", "STEPS_WAITING", "StepAnswers", "canonical_move", "step_payload"]
+__all__ = [
+    "STEPS_KEPT",
+    "STEPS_WAITING",
+    "StepAnswers",
+    "canonical_move",
+    "step_payload",
+    "warm_rules",
+]
 
 #: Answers kept (least recently asked for go first).
 STEPS_KEPT: Final = 4096
@@ -59,6 +66,18 @@ def canonical_move(position: Position, dice: Dice, text: str) -> str:
     '8/5 6/5'
     """
     return str(position.parse_move(text, dice))
+
+
+def warm_rules() -> None:
+    """Load, in a rules worker, what its jobs use (the table's reducer, the move lists),
+    and play a few rolls of every variant: its first real job then waits for nothing."""
+    from gammon.server.table import reduce
+    from gammon.server.views import list_moves
+    from gammon.variants import VARIANTS
+
+    assert callable(reduce)
+    for name in VARIANTS:
+        list_moves(Position.initial(name), (2, 1))
 
 
 class StepAnswers:
