@@ -44,6 +44,7 @@ __all__ = [
     "game_result",
     "how_many",
     "is_drawn",
+    "path_ends",
     "search_steps",
 ]
 
@@ -124,6 +125,24 @@ def how_many(n: int) -> str:
     ('21', 'over 1000')
     """
     return f"over {COUNTED}" if n > COUNTED else str(n)
+
+
+def path_ends(paths: list[Path]) -> tuple[list[int], set[int]]:
+    """What written paths say of a play, stopovers aside: each point's change in the
+    mover's checkers (index 0 borne off, 25 the bar) and the points marked ``*``.
+
+    >>> from gammon.notation.movetext import parse_move_text
+    >>> delta, stars = path_ends(parse_move_text("13/8*/4 6/4"))
+    >>> delta[13], delta[6], delta[4], stars
+    (-1, -1, 2, {8})
+    """
+    delta = [0] * 26
+    stars: set[int] = set()
+    for path in paths:
+        delta[path.points[0]] -= 1
+        delta[path.points[-1]] += 1
+        stars |= {pt for pt, hit in zip(path.points, path.hits, strict=True) if hit}
+    return delta, stars
 
 
 def check_counts(

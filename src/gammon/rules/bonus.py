@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from typing import Final, Protocol
 
 from gammon.notation.movetext import Path
-from gammon.rules.base import RawPlay
+from gammon.rules.base import RawPlay, path_ends
 
 __all__ = ["BonusPlays"]
 
@@ -348,12 +348,7 @@ class BonusPlays:
         """The legal plays that ``paths`` can mean, in the order of the full list
         (:meth:`gammon.rules.track.TrackRules.match_paths`): the board they reach with
         the hits written, else with more hits (where a checker could have landed)."""
-        delta = [0] * 26
-        stars: set[int] = set()
-        for path in paths:
-            delta[path.points[0]] -= 1
-            delta[path.points[-1]] += 1
-            stars |= {pt for pt, hit in zip(path.points, path.hits, strict=True) if hit}
+        delta, stars = path_ends(paths)
         m0, o0, _, _, mw0, ow0 = self._mids[0][0]
         entered = -delta[25]
         m = [a + d for a, d in zip(m0[:25], delta[:25], strict=True)]

@@ -45,6 +45,7 @@ from gammon.rules.base import (
     StepSearch,
     VariantRules,
     check_counts,
+    path_ends,
     search_steps,
 )
 from gammon.rules.bonus import _BYTE, _HIT, BonusPlays, _pack, _unpack
@@ -501,12 +502,7 @@ class TrackRules(VariantRules):
 
         ``*`` marks a hit or a pin and picks between plays that differ only there.
         """
-        delta = [0] * 26
-        stars: set[int] = set()
-        for path in paths:
-            delta[path.points[0]] -= 1
-            delta[path.points[-1]] += 1
-            stars |= {pt for pt, hit in zip(path.points, path.hits, strict=True) if hit}
+        delta, stars = path_ends(paths)
         raws = self.raw_plays(pos, dice)
         exact: list[int] = []
         loose: list[int] = []
