@@ -51,7 +51,10 @@ def save(page: Any, name: str) -> None:
 
 
 def box(page: Any, selector: str) -> dict[str, float]:
-    found = page.locator(selector).first.bounding_box()
+    """The element's box, once it is shown (a layout switch draws the page again)."""
+    element = page.locator(selector).first
+    element.wait_for(state="visible")
+    found = element.bounding_box()
     assert found is not None, selector
     return dict(found)
 
