@@ -10,6 +10,7 @@ import os
 import statistics
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -153,6 +154,52 @@ def test_closing_stops_a_worker_process_at_once() -> None:
     assert _gone(pid) and took < 5 and outcome == "cancelled"
     pid, took, outcome = run_async(lambda: scenario(True))
     assert _gone(pid) and took >= 1.0 and outcome == "done"
+
+
+_ORPHAN_SCRIPT = """
+import asyncio, os, sys
+from gammon.server.workqueue import WorkQueue
+
+async def main() -> None:
+    queue = WorkQueue("orphan", 1, processes=True)
+    print(await queue.run("k", os.getpid), flush=True)
+    await asyncio.sleep(60)  # killed here, its worker idle
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc to see the worker end")
+def test_a_worker_process_ends_with_a_killed_parent(tmp_path: Path) -> None:
+    """SIGKILL to the server leaves no worker process behind (issue #20: orphans held
+    ``gammon serve``'s output pipe open, and a restart test waited on it for ever)."""
+    import signal
+    import subprocess
+    import sys
+
+    script = tmp_path / "parent.py"
+    script.write_text(_ORPHAN_SCRIPT, encoding="utf-8")
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        assert not _gone(worker)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        started = time.monotonic()
+        while not _gone(worker) and time.monotonic() - started < 10:
+            time.sleep(0.05)
+        assert _gone(worker), f"worker {worker} outlived its killed parent"
+    finally:
+        parent.kill()
+        parent.wait(10)
+        if parent.stdout is not None:
+            parent.stdout.close()
 
 
 def _quick_key_waits(quick_workers: int) -> list[float]:

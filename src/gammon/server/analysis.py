@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from gammon.match.record import read_log
 from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for, analysis_available
+from gammon.server.workqueue import follow_parent
 
 if TYPE_CHECKING:
     from multiprocessing.sharedctypes import SynchronizedArray
@@ -56,6 +57,7 @@ _WORKER: dict[str, SynchronizedArray[float]] = {}
 
 
 def _init_worker(shared: SynchronizedArray[float]) -> None:
+    follow_parent()  # in the worker process: it ends with the server, however that ends
     _WORKER["progress"] = shared
 
 

@@ -37,7 +37,9 @@ import contextlib
 import functools
 import itertools
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Hashable
@@ -46,7 +48,7 @@ from typing import Any, Final, TypeVar
 
 from gammon.server.protocol import ServerError
 
-__all__ = ["HALF_LIFE", "QUICK_BELOW", "WORKER_NICENESS", "WorkQueue"]
+__all__ = ["HALF_LIFE", "QUICK_BELOW", "WORKER_NICENESS", "WorkQueue", "follow_parent"]
 
 T = TypeVar("T")
 
@@ -61,8 +63,26 @@ _KEYS_KEPT: Final = 10_000
 QUICK_BELOW: Final = 0.5
 
 
+def follow_parent() -> None:
+    """In a worker process, end the process as soon as the process that started it ends,
+    however it ends: a server killed with SIGKILL leaves no worker behind (it would hold
+    memory, and the server's output pipe, for ever).  Nothing in any other process."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="gammon-follow-parent", daemon=True).start()
+
+
 def _start_process(initializer: Callable[..., object] | None, initargs: tuple[Any, ...]) -> None:
-    """A worker process starts: a lower priority, then the queue's own initializer."""
+    """A worker process starts: it follows its parent, takes a lower priority, then runs
+    the queue's own initializer."""
+    follow_parent()
     os.nice(WORKER_NICENESS)
     if initializer is not None:
         initializer(*initargs)
