@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 
 from gammon.server.bus import ALIVE_PREFIX, ALIVE_TTL, DRIVERS_PREFIX, ON_TIME, RedisBus
-from serverkit import REDIS_URL, need_services
+from serverkit import REDIS_URL, need_services, run_async
 
 
 async def _nobody(table_id: str, version: int) -> None:
@@ -66,7 +66,7 @@ def _run(scenario: Callable[[str], Awaitable[None]]) -> None:
             await probe._redis.delete(DRIVERS_PREFIX + table)
             await probe._redis.aclose()
 
-    asyncio.run(main())
+    run_async(main)  # not asyncio.run: a browser test may hold this thread's loop
 
 
 def test_a_new_table_was_down_and_its_second_process_takes_it_held() -> None:
