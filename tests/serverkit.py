@@ -266,6 +266,13 @@ class Player:
         self.http.close()
 
 
+def my_turn_or_finished(state: dict[str, Any]) -> bool:
+    """For :func:`wait_state`: the table is finished, or this seat may act (more than
+    abandon)."""
+    allowed = state["you"]["allowed"]
+    return state["table"]["status"] == "finished" or (bool(allowed) and allowed != ["abandon"])
+
+
 def wait_state(
     ws: WS, pred: Callable[[dict[str, Any]], bool], timeout: float = 10
 ) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from gammon.server.bots import bots_available
 from gammon.server.protocol import ServerError
 from gammon.server.steps import canonical_move
 from gammon.server.views import list_moves, moves_payload
-from serverkit import Player, RunningServer, start_server, wait_state
+from serverkit import Player, RunningServer, my_turn_or_finished, start_server, wait_state
 from serverkit import test_settings as settings_in
 
 pytestmark = pytest.mark.skipif(not bots_available(), reason="gammon.bots.seat is not installed")
@@ -64,10 +64,7 @@ def test_a_plakoto_game_in_the_rules_processes(server: RunningServer) -> None:
         for _ in range(1500):
             state = wait_state(
                 ws,
-                lambda s: (
-                    s["table"]["status"] == "finished"
-                    or (bool(s["you"]["allowed"][:1]) and s["you"]["allowed"] != ["abandon"])
-                ),
+                my_turn_or_finished,
                 timeout=60,
             )
             if state["table"]["status"] == "finished":

@@ -25,7 +25,7 @@ from gammon.server.forms import table_request
 from gammon.server.protocol import ServerError
 from gammon.server.views import MOVES_LIMIT, moves_payload, variant_view
 from gammon.variants import get_variant
-from serverkit import WS, Player, wait_state
+from serverkit import WS, Player, my_turn_or_finished, wait_state
 
 Make = Callable[[], Player]
 
@@ -123,10 +123,7 @@ def play_to_the_end(me: Player, variant: str, length: int = 1) -> tuple[dict[str
     for _ in range(1500):
         state = wait_state(
             ws,
-            lambda s: (
-                s["table"]["status"] == "finished"
-                or (bool(s["you"]["allowed"][:1]) and s["you"]["allowed"] != ["abandon"])
-            ),
+            my_turn_or_finished,
             timeout=60,
         )
         if state["table"]["status"] == "finished":
