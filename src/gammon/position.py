@@ -411,6 +411,22 @@ class Position:
         d = Dice.coerce(dice)
         return self.rules.lazy_plays(self, d) is not None or bool(self.legal_moves(d))
 
+    def first_legal_move(self, dice: DiceLike) -> Move | None:
+        """The first of :meth:`legal_moves` (None when the roll cannot be played), found
+        without listing every move of acey-deucey's 1-2.
+
+        >>> str(Position.initial().first_legal_move("65"))
+        '24/18 13/8'
+        >>> Position.initial("acey-deucey").first_legal_move("21") is not None
+        True
+        """
+        d = Dice.coerce(dice)
+        lazy = self.rules.lazy_plays(self, d)
+        if lazy is not None:
+            return self._lazy_move(d, lazy, lazy.first())
+        moves = self.legal_moves(d)
+        return moves[0] if moves else None
+
     def pass_move(self, dice: DiceLike) -> Move:
         """The empty move that passes the turn when a roll has no legal move.
 

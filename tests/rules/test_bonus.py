@@ -139,6 +139,7 @@ def test_the_plays_are_the_full_lists(position: Position) -> None:
     for limit in (0, 1, len(keys) // 2, len(keys) - 1, len(keys), 1000):
         assert lazy.count(limit) == min(len(keys), limit + 1)
     assert lazy.first() == keys[0]
+    assert position.first_legal_move(ROLL) == position.legal_moves(ROLL)[0]
     assert lazy.need() == max(len(raw) for raw in full.values()) // 4
     for key in keys:
         assert key in lazy and lazy.raw(key) == full[key]

@@ -20,7 +20,7 @@ import pytest
 
 from gammon.server.auth import SESSION_COOKIE
 from gammon.server.exports import Exports
-from gammon.server.table import initial_state
+from gammon.server.table import TableState, initial_state
 from journalkit import LongTable, write_long_session
 from serverkit import (
     WS,
@@ -196,7 +196,11 @@ def _ping_while_exporting(server: RunningServer, long: LongTable, ws: WS) -> Non
     def loop() -> None:
         with httpx.Client(base_url=server.url, timeout=60) as client:
             while time.monotonic() < stop:
-                statuses.append(client.get(f"/matches/{long.table_id}/mat").status_code)
+                r = client.get(f"/matches/{long.table_id}/mat")
+                statuses.append(r.status_code)
+                if r.status_code == 429:  # a line of text, and when to come back
+                    assert r.headers["retry-after"] == "2", r.headers
+                    assert r.text.startswith("rate_limited: too many downloads"), r.text
 
     loopers = [threading.Thread(target=loop) for _ in range(4)]
     for t in loopers:
@@ -209,32 +213,43 @@ def _ping_while_exporting(server: RunningServer, long: LongTable, ws: WS) -> Non
     assert 200 in statuses and 429 in statuses, statuses
 
 
-def test_finished_downloads_are_built_once() -> None:
-    """A finished match's download comes from the cache; a match in play is built again."""
+def test_a_download_is_built_once_per_version_of_its_table() -> None:
+    """However many ask, a table's download is built once per version: clients asking at
+    the same time share the build, a new version is built again, and a slow build for an
+    older version does not replace a newer one."""
+    import asyncio
     from dataclasses import replace
 
     from gammon.match import TableOptions
 
-    built: list[str] = []
+    built: list[int] = []
 
-    def builder(state: object, records: object) -> bytes:
-        built.append("x")
-        return b"data"
+    def builder(state: TableState, records: object) -> bytes:
+        built.append(state.version)
+        time.sleep(0.2 if state.version == 1 else 0.0)
+        return b"v%d" % state.version
 
     async def scenario() -> None:
         exports = Exports()
         try:
             state = initial_state("t1", {"by": "a", "options": TableOptions().to_dict()}, 0)
-            for _ in range(2):
-                assert await exports.build("1.2.3.4", "log", state, [], builder) == b"data"
-            done = replace(state, status="finished")
-            for _ in range(3):
-                assert await exports.build("1.2.3.4", "log", done, [], builder) == b"data"
+            v0, v1, v2 = (replace(state, version=v) for v in range(3))
+            for client in ("1.2.3.4", "1.2.3.4", "5.6.7.8"):
+                assert await exports.build(client, "log", v0, [], builder) == b"v0"
+            assert built == [0]
+            at_once = [exports.build(f"10.0.0.{i}", "log", v1, [], builder) for i in range(3)]
+            assert await asyncio.gather(*at_once) == [b"v1"] * 3
+            assert built == [0, 1]
+            slow = asyncio.ensure_future(exports.build("1.1.1.1", "mat", v1, [], builder))
+            await asyncio.sleep(0.05)  # its build has started
+            assert await exports.build("2.2.2.2", "mat", v2, [], builder) == b"v2"
+            assert await slow == b"v1"
+            assert await exports.build("3.3.3.3", "mat", v2, [], builder) == b"v2"
+            assert built == [0, 1, 1, 2] and exports.builds == 4
         finally:
             exports.close()
 
     run_async(scenario)
-    assert len(built) == 3
 
 
 def _signed_in(server: RunningServer, token: str, csrf: str) -> Player:

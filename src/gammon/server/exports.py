@@ -4,8 +4,10 @@ A table that lived long has thousands of entries and its ``.mat`` file takes sec
 of CPU to write, so a download never runs on the event loop: it is built on the
 exports' :class:`~gammon.server.workqueue.WorkQueue` (one worker: a process when the
 server runs its bots in processes, so that it does not even share the event loop's
-interpreter lock, else a thread; the clients asking are served in turn), kept once the match is finished (its record no longer changes),
-rationed per client address and sent in chunks.
+interpreter lock, else a thread; the clients asking are served in turn), kept per table and kind for the version it was
+built at (a table's record changes only with its version, so however many clients ask
+for an unchanged table, it is built once; clients asking at the same time share the
+one build), rationed per client address and sent in chunks.
 
 >>> from gammon.server.table import initial_state
 >>> from gammon.match import TableOptions
@@ -18,6 +20,7 @@ gammon.server.protocol.ServerError: the match has not started
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final
@@ -45,7 +48,7 @@ __all__ = [
 #: Downloads per second one client address may ask for (after a burst of ``EXPORT_BURST``).
 EXPORT_RATE: Final = 0.5
 EXPORT_BURST: Final = 8
-#: Bytes of finished matches' downloads kept (least recently asked for go first).
+#: Bytes of downloads kept (least recently asked for go first).
 CACHE_BYTES: Final = 32 * 1024 * 1024
 #: Bytes per piece of a streamed download.
 CHUNK: Final = 64 * 1024
@@ -110,8 +113,11 @@ class Exports:
     def __init__(self, workers: int = 1, *, processes: bool = False) -> None:
         self.queue = WorkQueue("gammon-export", workers, per_key=2, processes=processes)
         self.limiter = KeyedLimiter(EXPORT_RATE, EXPORT_BURST)
-        self._cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        #: (table, kind) -> (version, bytes): one entry per table and kind, the newest
+        self._cache: OrderedDict[tuple[str, str], tuple[int, bytes]] = OrderedDict()
+        self._building: dict[tuple[str, str, int], asyncio.Future[bytes]] = {}  # shared
         self._bytes = 0
+        self.builds = 0  # how many were built (not found kept): for tests and figures
 
     async def build(
         self,
@@ -121,23 +127,48 @@ class Exports:
         records: Sequence[Record],
         builder: Builder,
     ) -> bytes:
-        """A download of ``kind`` for ``client`` (an address): from the cache if the match
-        is finished and it was built before, else built in the client's turn."""
+        """A download of ``kind`` for ``client`` (an address): kept if it was built at this
+        version of the table, else built in the client's turn (or shared with the build
+        another client started for the same version).  ``records``: the table's journal
+        (its entries past ``state.version`` are left out)."""
         if not self.limiter.allow(client):
             raise ServerError("rate_limited", "too many downloads from your address: wait a moment")
         key = (state.id, kind)
-        finished = state.status == "finished"
-        if finished and (hit := self._cache.get(key)) is not None:
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] == state.version:
             self._cache.move_to_end(key)
-            return hit
-        data = await self.queue.run(client, builder, state, records)
-        if finished and key not in self._cache and len(data) <= CACHE_BYTES // 4:
-            self._cache[key] = data
-            self._bytes += len(data)
-            while self._bytes > CACHE_BYTES:
-                _, old = self._cache.popitem(last=False)
-                self._bytes -= len(old)
-        return data
+            return hit[1]
+        building = (*key, state.version)
+        task = self._building.get(building)
+        if task is None:  # a task of its own: a client that leaves does not stop it
+            self.builds += 1
+            # the records up to this version: a copy, since the table goes on appending
+            job = self.queue.run(client, builder, state, records[: state.version])
+            task = asyncio.ensure_future(job)
+            self._building[building] = task
+            task.add_done_callback(lambda done: self._built(building, done))
+        return await asyncio.shield(task)
+
+    def _built(self, building: tuple[str, str, int], task: asyncio.Future[bytes]) -> None:
+        del self._building[building]
+        if not task.cancelled() and task.exception() is None:
+            table_id, kind, version = building
+            self._keep((table_id, kind), version, task.result())
+
+    def _keep(self, key: tuple[str, str], version: int, data: bytes) -> None:
+        old = self._cache.get(key)
+        if old is not None and old[0] > version:
+            return  # a build for a newer version came first
+        if old is not None:
+            del self._cache[key]
+            self._bytes -= len(old[1])
+        if len(data) > CACHE_BYTES // 4:
+            return
+        self._cache[key] = (version, data)
+        self._bytes += len(data)
+        while self._bytes > CACHE_BYTES:
+            _, (_, dropped) = self._cache.popitem(last=False)
+            self._bytes -= len(dropped)
 
     def close(self) -> None:
         """Stop the queue's thread."""

@@ -258,8 +258,8 @@ def safe_action(state: TableState, seat: int, dice: Dice) -> Action:
     g = state.match.game
     names = allowed_actions(state.match).get(seat, ())
     if g.phase == "moving" and g.dice is not None:
-        moves = g.position.legal_moves(g.dice)
-        return Play(seat, str(moves[0]))
+        move = g.position.first_legal_move(g.dice)  # not every play of a 1-2
+        return Play(seat, "pass" if move is None else str(move))
     if "take" in names:
         return Take(seat)
     if "reject_resign" in names:

@@ -176,8 +176,9 @@ async def api_analysis(request: Request) -> Response:
     if data is None:
         if ctx.analysis.progress(state.id, level)["status"] == "none":
             may_create(request)  # seconds of CPU: rationed like creating a table
-        records = actor.records[: state.version]  # a snapshot: the actor goes on appending
-        log = await ctx.exports.build(client_address(request), "log", state, records, log_bytes)
+        log = await ctx.exports.build(
+            client_address(request), "log", state, actor.records, log_bytes
+        )
         data = await ctx.analysis.analyse(state.id, level, log.decode())
         await keep_error_rates(ctx, state.id, data)  # for the players' profiles
     return JSONResponse(data)

@@ -84,9 +84,8 @@ async def _subject(request: Request) -> _Subject:
 
         async def table_log() -> str:
             assert state is not None
-            records = actor.records[: state.version]
             data = await ctx.exports.build(
-                client_address(request), "log", state, records, log_bytes
+                client_address(request), "log", state, actor.records, log_bytes
             )
             return data.decode()
 

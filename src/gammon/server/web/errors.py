@@ -19,6 +19,9 @@ __all__ = ["exception_handlers"]
 
 log = logging.getLogger(__name__)
 
+#: Seconds a rate-limited client is told to wait (the ``Retry-After`` header).
+RETRY_AFTER: Final = 2
+
 
 def _wants_json(request: Request) -> bool:
     path = request.url.path
@@ -30,6 +33,11 @@ async def _error_page(request: Request, exc: ServerError, status: int | None = N
     code = status or http_status(exc.code)
     if _wants_json(request):
         return JSONResponse({"error": {"code": exc.code, "message": str(exc)}}, status_code=code)
+    if exc.code == "rate_limited" and request.method == "GET":
+        # a download in a loop: a line of text costs least (a person's form gets the page)
+        return PlainTextResponse(
+            f"{exc.code}: {exc}", status_code=code, headers={"Retry-After": str(RETRY_AFTER)}
+        )
     try:
         return await render_page(request, "error.html", {"error": exc}, code)
     except Exception:  # the error page must not fail: plain text then

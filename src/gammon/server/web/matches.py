@@ -62,9 +62,8 @@ async def _download(request: Request, kind: str, builder: Builder, suffix: str) 
     actor = await actor_of(request, table_id)
     state = actor.state
     assert state is not None
-    records = actor.records[: state.version]  # a snapshot: the actor goes on appending
     data = await context_of(request).exports.build(
-        client_address(request), kind, state, records, builder
+        client_address(request), kind, state, actor.records, builder
     )
     return StreamingResponse(
         chunks(data),
