@@ -9,7 +9,14 @@ import contextlib
 import secrets
 from collections.abc import Awaitable, Callable
 
-from gammon.server.bus import ALIVE_PREFIX, ALIVE_TTL, DRIVERS_PREFIX, ON_TIME, RedisBus
+from gammon.server.bus import (
+    ALIVE_PREFIX,
+    ALIVE_TTL,
+    DRIVERS_PREFIX,
+    DRIVERS_TTL,
+    ON_TIME,
+    RedisBus,
+)
 from serverkit import REDIS_URL, need_services, run_async
 
 
@@ -154,5 +161,31 @@ def test_processes_taking_a_down_table_together_do_not_vouch_for_each_other() ->
         finally:
             await second.close()
             await third.close()
+
+    _run(scenario)
+
+
+def test_a_drivers_hash_expires_unless_a_driver_renews_it() -> None:
+    """``gammon:drivers:<table>`` used to live for ever: it now lasts DRIVERS_TTL, and a
+    process renews those of the tables it holds (not those it released)."""
+
+    async def scenario(table: str) -> None:
+        bus, other_bus = await _started(), await _started()
+        key, other = DRIVERS_PREFIX + table, DRIVERS_PREFIX + table + "x"
+        try:
+            assert await bus.adopt(table) and await bus.adopt(table + "x")
+            assert not await other_bus.adopt(table + "x")
+            full = round(DRIVERS_TTL * 1000)
+            assert full - 5_000 < await bus._redis.pttl(key) <= full
+            await bus.release(table + "x")  # the other process still holds it
+            for k in (key, other):
+                await bus._redis.pexpire(k, 10_000)
+            await bus.renew_drivers()
+            assert full - 5_000 < await bus._redis.pttl(key) <= full
+            assert 0 < await bus._redis.pttl(other) <= 10_000
+        finally:
+            await bus._redis.delete(other)
+            await bus.close()
+            await other_bus.close()
 
     _run(scenario)

@@ -12,7 +12,8 @@ the winner computes it.
 
 Liveness: each process keeps ``gammon:alive:<its id>`` fresh (set every
 :data:`BEAT_INTERVAL`, lasting :data:`ALIVE_TTL`) and deletes it when it stops (SIGTERM);
-a process that holds a table is one of its *drivers* (``gammon:drivers:<table>``).  A
+a process that holds a table is one of its *drivers* (``gammon:drivers:<table>``, a
+hash that expires after :data:`DRIVERS_TTL` unless a driver renews it).  A
 process that loads a table asks whether another process drove it at that moment: one
 whose last heartbeat is less than :data:`ON_TIME` old (it has missed no beat), or,
 since a driver killed a moment ago still looks alive until its key expires, one still
@@ -52,6 +53,9 @@ BEAT_INTERVAL: Final = ALIVE_TTL / 6
 ON_TIME: Final = ALIVE_TTL / 4
 #: ``DRIVERS_PREFIX + table id``: a hash of the processes that hold the table.
 DRIVERS_PREFIX: Final = "gammon:drivers:"
+#: Seconds a table's drivers hash lasts unless a driver renews it; each process renews
+#: those of the tables it holds every quarter of that, so only forgotten ones expire.
+DRIVERS_TTL: Final = 3600.0
 
 #: Called with (table id, version) for each commit announced by another process.
 Listener = Callable[[str, int], Awaitable[None]]
@@ -129,6 +133,7 @@ class RedisBus:
         self._listener: Listener | None = None
         self._started = asyncio.Event()
         self._beat: asyncio.Task[None] | None = None
+        self._held: set[str] = set()  # the tables this process is a driver of
 
     async def start(self, listener: Listener) -> None:
         """Subscribe, and deliver announcements from other processes to ``listener``."""
@@ -143,15 +148,32 @@ class RedisBus:
         await self._redis.set(ALIVE_PREFIX + self._origin, "1", px=round(ALIVE_TTL * 1000))
 
     async def _heartbeat(self) -> None:
-        """Keep this process's liveness key set while it runs."""
+        """Keep this process's liveness key set while it runs, and now and then the
+        drivers hashes of the tables it holds."""
+        renew_every = round(DRIVERS_TTL / 4 / BEAT_INTERVAL)
+        beats = 0
         while True:
             await asyncio.sleep(BEAT_INTERVAL)
+            beats += 1
             try:
                 await self._beat_once()
+                if beats % renew_every == 0:
+                    await self.renew_drivers()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.warning("redis bus: heartbeat failed: %s", exc)
+
+    async def renew_drivers(self) -> None:
+        """Make the drivers hashes of the tables this process holds last
+        :data:`DRIVERS_TTL` again (one round trip)."""
+        if not self._held:
+            return
+        ttl = round(DRIVERS_TTL * 1000)
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for table_id in list(self._held):
+                pipe.pexpire(DRIVERS_PREFIX + table_id, ttl)
+            await pipe.execute()
 
     async def _other_drivers(self, table_id: str) -> dict[str, float]:
         """The live processes other than this one that hold ``table_id``, each with the
@@ -184,7 +206,11 @@ class RedisBus:
             if others and min(others.values()) >= ON_TIME:  # all late: dead, or slow?
                 await asyncio.sleep(ALIVE_TTL + 0.5)
                 down = not others.keys() & (await self._other_drivers(table_id)).keys()
-            await self._redis.hset(DRIVERS_PREFIX + table_id, self._origin, "1")
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.hset(DRIVERS_PREFIX + table_id, self._origin, "1")
+                pipe.pexpire(DRIVERS_PREFIX + table_id, round(DRIVERS_TTL * 1000))
+                await pipe.execute()
+            self._held.add(table_id)
             return down
         except asyncio.CancelledError:
             raise
@@ -194,6 +220,7 @@ class RedisBus:
 
     async def release(self, table_id: str) -> None:
         """Strike this process off the table's drivers."""
+        self._held.discard(table_id)
         try:
             await self._redis.hdel(DRIVERS_PREFIX + table_id, self._origin)
         except Exception as exc:
