@@ -51,12 +51,19 @@ def save(page: Any, name: str) -> None:
 
 
 def box(page: Any, selector: str) -> dict[str, float]:
-    """The element's box, once it is shown (a layout switch draws the page again)."""
-    element = page.locator(selector).first
-    element.wait_for(state="visible")
-    found = element.bounding_box()
-    assert found is not None, selector
-    return dict(found)
+    """The first such element's box, once it is shown: found and measured in one step in
+    the page, since the page may draw the element again between two calls (Playwright's
+    wait for it to be visible, then its box, once gave no box)."""
+    found = page.wait_for_function(
+        """(selector) => {
+            const e = document.querySelector(selector);
+            if (!e || !e.isConnected || getComputedStyle(e).visibility === "hidden") return null;
+            const r = e.getBoundingClientRect();
+            return r.width || r.height ? {x: r.x, y: r.y, width: r.width, height: r.height} : null;
+        }""",
+        arg=selector,
+    )
+    return dict(found.json_value())
 
 
 def small_targets(page: Any) -> list[str]:
