@@ -119,6 +119,12 @@ class Exports:
         self._bytes = 0
         self.builds = 0  # how many were built (not found kept): for tests and figures
 
+    def admit(self, client: str) -> None:
+        """Take one of ``client``'s downloads (an address), or refuse (``rate_limited``):
+        asked before anything else, so that a refusal costs next to nothing."""
+        if not self.limiter.allow(client):
+            raise ServerError("rate_limited", "too many downloads from your address: wait a moment")
+
     async def build(
         self,
         client: str,
@@ -127,12 +133,10 @@ class Exports:
         records: Sequence[Record],
         builder: Builder,
     ) -> bytes:
-        """A download of ``kind`` for ``client`` (an address): kept if it was built at this
+        """A download of ``kind`` for ``client`` (an address, :meth:`admit`-ted): kept if it was built at this
         version of the table, else built in the client's turn (or shared with the build
         another client started for the same version).  ``records``: the table's journal
         (its entries past ``state.version`` are left out)."""
-        if not self.limiter.allow(client):
-            raise ServerError("rate_limited", "too many downloads from your address: wait a moment")
         key = (state.id, kind)
         hit = self._cache.get(key)
         if hit is not None and hit[0] == state.version:

@@ -176,6 +176,7 @@ async def api_analysis(request: Request) -> Response:
     if data is None:
         if ctx.analysis.progress(state.id, level)["status"] == "none":
             may_create(request)  # seconds of CPU: rationed like creating a table
+        ctx.exports.admit(client_address(request))
         log = await ctx.exports.build(
             client_address(request), "log", state, actor.records, log_bytes
         )

@@ -84,6 +84,7 @@ async def _subject(request: Request) -> _Subject:
 
         async def table_log() -> str:
             assert state is not None
+            ctx.exports.admit(client_address(request))
             data = await ctx.exports.build(
                 client_address(request), "log", state, actor.records, log_bytes
             )

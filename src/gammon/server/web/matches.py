@@ -59,12 +59,12 @@ def match_record(actor: TableActor) -> MatchRecord:
 async def _download(request: Request, kind: str, builder: Builder, suffix: str) -> Response:
     """A match's download, built off the event loop (``gammon.server.exports``), streamed."""
     table_id = request.path_params["table_id"]
+    exports = context_of(request).exports
+    exports.admit(client_address(request))
     actor = await actor_of(request, table_id)
     state = actor.state
     assert state is not None
-    data = await context_of(request).exports.build(
-        client_address(request), kind, state, actor.records, builder
-    )
+    data = await exports.build(client_address(request), kind, state, actor.records, builder)
     return StreamingResponse(
         chunks(data),
         media_type="text/plain; charset=utf-8",
