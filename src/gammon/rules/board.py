@@ -12,6 +12,7 @@ keys; the generator is used as it is).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Container, Iterable, Sequence
 from typing import Final
 
@@ -43,6 +44,13 @@ _NONE: Final = (0, 0)
 # A click-to-move node: (mover counts, opponent counts on the mover's points, hitters,
 # key, dice left).  Under a hitter rule a point may hold hitters and plain checkers.
 _Node = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
+
+
+@functools.lru_cache(maxsize=512)
+def _raw_plays(
+    player: tuple[int, ...], opponent: tuple[int, ...], d1: int, d2: int, hitter: str
+) -> dict[int, RawPlay]:
+    return movegen.generic_plays(list(player), list(opponent[::-1]), d1, d2, hitter)
 
 
 class BoardRules(VariantRules):
@@ -100,10 +108,10 @@ class BoardRules(VariantRules):
         return keys, {}
 
     def raw_plays(self, pos: PositionLike, dice: Dice) -> dict[int, RawPlay]:
-        """Every legal play with its steps (the reference generator)."""
-        return movegen.generic_plays(
-            list(pos.player), list(pos.opponent[::-1]), dice.d1, dice.d2, self._hitter
-        )
+        """Every legal play with its steps (the reference generator), kept for the last
+        positions asked: a server lists a roll's moves, then writes the one played, and
+        each needs the steps.  The dict is shared: read it, never change it."""
+        return _raw_plays(tuple(pos.player), tuple(pos.opponent), dice.d1, dice.d2, self._hitter)
 
     def after(self, pos: PositionLike, key: int) -> Sides:
         """The key holds the mover's new counts and, above them, the points it hit on."""
