@@ -73,3 +73,34 @@ def test_players_on_two_processes_play_each_other() -> None:
         finally:
             one.stop()
             two.stop()
+
+
+def test_an_entry_whose_announcement_was_lost_arrives_by_the_journal_check() -> None:
+    """Pub/sub may drop a message: every ``--sync-interval`` a process asks the versions of
+    all the tables it holds (one query for all) and reads what it missed.  Here an entry
+    is written to the journal with no announcement at all."""
+    from gammon.storage import Database, Store, TableUpdate
+
+    with postgres_schema() as url:
+        args = ("--database-url", url, "--redis-url", REDIS_URL, "--sync-interval", "0.5")
+        one = ServeProcess(*args)
+        try:
+            a = Player(one.server()).guest()
+            tables = [a.create(match_length=3)["id"] for _ in range(3)]
+            sockets = [a.connect(table, seed="a") for table in tables]
+            db = Database(url)
+            try:
+                store = Store(db)
+                for table, ws in zip(tables, sockets, strict=True):
+                    version = store.version(table)
+                    wait_state(ws, lambda s, version=version: s["version"] == version)
+                    line = {"name": "ghost", "seat": None, "text": f"to {table}", "user": 0}
+                    store.append(table, version + 1, "chat", json.dumps(line), 1, TableUpdate())
+            finally:
+                db.close()
+            for table, ws in zip(tables, sockets, strict=True):
+                chat = ws.until(lambda m: m.get("kind") == "chat", timeout=10)
+                assert chat["data"]["text"] == f"to {table}"
+            a.close()
+        finally:
+            one.stop()

@@ -82,6 +82,35 @@ def test_journal_appends_in_order_with_its_changes(store: Store) -> None:
     assert store.table_ids("playing") == ["T1"] and store.version("T1") == 3
 
 
+def test_the_versions_of_many_tables_come_in_few_queries(store: Store) -> None:
+    """A process with Redis checks every table it holds now and then: at once, not a
+    query per table (1,000 tables were 1,000 queries every 5 s)."""
+    from sqlalchemy import event
+
+    from gammon.storage.store import VERSIONS_BATCH
+
+    user = store.create_user("many", None, guest=True, balance=0, now=0)
+    ids = [f"V{i}" for i in range(VERSIONS_BATCH + 3)]
+    for i, table_id in enumerate(ids):
+        store.create_table(table_id, user.id, "{}", False, 0, "created", "{}")
+        if i % 2:
+            store.append(table_id, 2, "chat", "{}", 1, TableUpdate())
+    queries: list[str] = []
+    engine = store.engine
+
+    def count(conn: object, cursor: object, statement: str, *args: object) -> None:
+        queries.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        found = store.versions([*ids, "nope"])
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert found == {t: 1 + i % 2 for i, t in enumerate(ids)}
+    assert len([q for q in queries if "tables" in q]) == 2, queries
+    assert store.versions([]) == {}
+
+
 def test_racing_writers_never_fork_a_journal(store: Store) -> None:
     user = store.create_user("racer", None, guest=True, balance=0, now=0)
     store.create_table("RACE", user.id, "{}", False, 0, "created", "{}")

@@ -197,13 +197,17 @@ class Hub:
     async def _sync(self) -> None:
         while True:
             await asyncio.sleep(self.settings.sync_interval)
-            for table_id, actor in list(self.actors.items()):
-                try:
-                    version = await self.db.run(self.store.version, table_id)
-                except Exception as exc:
-                    log.warning("sync of table %s failed: %s", table_id, exc)
-                    continue
-                if version is not None:
+            held = list(self.actors)
+            if not held:
+                continue
+            try:  # all the tables held, in a query per VERSIONS_BATCH
+                versions = await self.db.run(self.store.versions, held)
+            except Exception as exc:
+                log.warning("sync of %d tables failed: %s", len(held), exc)
+                continue
+            for table_id, version in versions.items():
+                actor = self.actors.get(table_id)
+                if actor is not None:
                     actor.notify(version)
 
     async def _cleanup(self) -> None:

@@ -186,6 +186,9 @@ def _table(row: Any) -> TableRow:
     )
 
 
+#: Tables whose versions one query asks (:meth:`Store.versions`).
+VERSIONS_BATCH: Final = 500
+
 _USER_COLUMNS = (
     User.id,
     User.name,
@@ -480,6 +483,17 @@ class Store:
         with self.engine.connect() as conn:
             value = conn.execute(select(Table.version).where(Table.id == table_id)).scalar()
         return int(value) if value is not None else None
+
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The newest version of each of these tables (the unknown ones left out), in a
+        query per :data:`VERSIONS_BATCH` tables: a process checks all it holds at once."""
+        found: dict[str, int] = {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(table_ids), VERSIONS_BATCH):
+                batch = list(table_ids[start : start + VERSIONS_BATCH])
+                rows = conn.execute(select(Table.id, Table.version).where(Table.id.in_(batch)))
+                found.update((str(row[0]), int(row[1])) for row in rows)
+        return found
 
     def server_seed(self, table_id: str) -> str | None:
         """A table's secret dice seed (server side only)."""
