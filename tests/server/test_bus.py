@@ -6,21 +6,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 from collections.abc import Awaitable, Callable
 
 from gammon.server.bus import (
     ALIVE_PREFIX,
     ALIVE_TTL,
+    CHANNEL,
     DRIVERS_PREFIX,
     DRIVERS_TTL,
+    ENTRY_BYTES,
     ON_TIME,
+    Entry,
     RedisBus,
 )
 from serverkit import REDIS_URL, need_services, run_async
 
 
-async def _nobody(table_id: str, version: int) -> None:
+async def _nobody(table_id: str, version: int, entry: Entry | None) -> None:
     """No process listens to announcements here."""
 
 
@@ -187,5 +191,38 @@ def test_a_drivers_hash_expires_unless_a_driver_renews_it() -> None:
             await bus._redis.delete(other)
             await bus.close()
             await other_bus.close()
+
+    _run(scenario)
+
+
+def test_an_announcement_carries_its_entry_unless_it_is_long() -> None:
+    """The processes holding a table apply the announced entry without reading the
+    database; a long entry (or a malformed one) is announced by its version alone."""
+
+    async def scenario(table: str) -> None:
+        heard: asyncio.Queue[tuple[str, int, Entry | None]] = asyncio.Queue()
+
+        async def listener(table_id: str, version: int, entry: Entry | None) -> None:
+            if table_id == table:
+                await heard.put((table_id, version, entry))
+
+        sender, receiver = await _started(), RedisBus(REDIS_URL)
+        await receiver.start(listener)
+        try:
+            chat = ("chat", {"name": "ann", "text": "hi", "seat": 0}, 1234)
+            await sender.publish(table, 7, chat)
+            assert await asyncio.wait_for(heard.get(), 5) == (table, 7, chat)
+            long = ("chat", {"text": "x" * ENTRY_BYTES}, 1235)
+            await sender.publish(table, 8, long)
+            assert await asyncio.wait_for(heard.get(), 5) == (table, 8, None)
+            await sender.publish(table, 9)
+            assert await asyncio.wait_for(heard.get(), 5) == (table, 9, None)
+            bad = {"t": table, "v": 10, "o": "someone", "e": ["chat", "not a dict", 1]}
+            await sender._redis.publish(CHANNEL, json.dumps(bad))
+            await sender.publish(table, 11)
+            assert await asyncio.wait_for(heard.get(), 5) == (table, 11, None)
+        finally:
+            await sender.close()
+            await receiver.close()
 
     _run(scenario)

@@ -37,7 +37,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
-__all__ = ["Bus", "LocalBus", "RedisBus", "make_bus", "subscribe"]
+__all__ = ["Bus", "Entry", "LocalBus", "RedisBus", "make_bus", "subscribe"]
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +57,14 @@ DRIVERS_PREFIX: Final = "gammon:drivers:"
 #: those of the tables it holds every quarter of that, so only forgotten ones expire.
 DRIVERS_TTL: Final = 3600.0
 
-#: Called with (table id, version) for each commit announced by another process.
-Listener = Callable[[str, int], Awaitable[None]]
+#: A committed entry as announced: its kind, data and time (what the journal holds).
+Entry = tuple[str, dict[str, Any], int]
+#: Called with (table id, version, the entry or None) for each commit announced by
+#: another process.
+Listener = Callable[[str, int, Entry | None], Awaitable[None]]
+#: An announcement carries its entry when the entry's JSON is at most this long (else
+#: the processes that hold the table read it from the journal).
+ENTRY_BYTES: Final = 16 * 1024
 
 
 class Bus(Protocol):
@@ -71,8 +77,8 @@ class Bus(Protocol):
         """Begin delivering other processes' announcements to ``listener``."""
         ...
 
-    async def publish(self, table_id: str, version: int) -> None:
-        """Announce that ``table_id`` reached ``version``."""
+    async def publish(self, table_id: str, version: int, entry: Entry | None = None) -> None:
+        """Announce that ``table_id`` reached ``version`` (by ``entry``, when given)."""
         ...
 
     async def claim(self, key: str, ttl: float) -> bool:
@@ -101,7 +107,7 @@ class LocalBus:
     async def start(self, listener: Listener) -> None:
         """Nothing to listen to."""
 
-    async def publish(self, table_id: str, version: int) -> None:
+    async def publish(self, table_id: str, version: int, entry: Entry | None = None) -> None:
         """Nobody else to tell."""
 
     async def claim(self, key: str, ttl: float) -> bool:
@@ -235,19 +241,32 @@ class RedisBus:
         try:
             data = json.loads(raw)
             table_id, version, origin = str(data["t"]), int(data["v"]), str(data["o"])
+            entry: Entry | None = None
+            if "e" in data:
+                kind, fields, at = data["e"]
+                if not isinstance(fields, dict):
+                    raise TypeError("entry data")
+                entry = (str(kind), fields, int(at))
         except (ValueError, KeyError, TypeError):
             log.warning("redis bus: ignoring a malformed message")
             return
         if origin == self._origin:
             return
         try:
-            await self._listener(table_id, version)
+            await self._listener(table_id, version, entry)
         except Exception:
             log.exception("redis bus: listener failed for table %s", table_id)
 
-    async def publish(self, table_id: str, version: int) -> None:
-        """Announce a commit (a failure is logged: the sync interval covers it)."""
-        message = json.dumps({"t": table_id, "v": version, "o": self._origin})
+    async def publish(self, table_id: str, version: int, entry: Entry | None = None) -> None:
+        """Announce a commit, with its entry unless that is long, so that the processes
+        holding the table need not read it back from the database (a failure is logged:
+        the sync interval covers it)."""
+        announcement: dict[str, Any] = {"t": table_id, "v": version, "o": self._origin}
+        message = json.dumps(announcement)
+        if entry is not None:
+            with_entry = json.dumps({**announcement, "e": list(entry)}, separators=(",", ":"))
+            if len(with_entry) <= ENTRY_BYTES:
+                message = with_entry
         try:
             await self._redis.publish(CHANNEL, message)
         except Exception as exc:

@@ -22,7 +22,7 @@ from gammon.match import TableOptions
 from gammon.server.actor import TableActor
 from gammon.server.auth import now_ms
 from gammon.server.bots import BOT_LEVELS, BotRunner, bots_available
-from gammon.server.bus import ALIVE_TTL, Bus
+from gammon.server.bus import ALIVE_TTL, Bus, Entry
 from gammon.server.connection import dumps
 from gammon.server.protocol import ServerError
 from gammon.server.results import check_rated_seat
@@ -176,11 +176,11 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def announce(self, table_id: str, version: int) -> None:
+    def announce(self, table_id: str, version: int, entry: Entry | None = None) -> None:
         """Tell other processes about a commit (in the background)."""
         if not self.bus.shared:
             return
-        task = asyncio.create_task(self.bus.publish(table_id, version))
+        task = asyncio.create_task(self.bus.publish(table_id, version, entry))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -189,10 +189,10 @@ class Hub:
         for listener in self.end_listeners:
             listener(table_id)
 
-    async def _on_remote(self, table_id: str, version: int) -> None:
+    async def _on_remote(self, table_id: str, version: int, entry: Entry | None) -> None:
         actor = self.actors.get(table_id)
         if actor is not None:
-            actor.notify(version)
+            actor.notify(version, entry)
 
     async def _sync(self) -> None:
         while True:

@@ -38,6 +38,7 @@ from gammon.server.actor.messages import Messages
 from gammon.server.actor.seating import Seating
 from gammon.server.actor.seeds import Seeds, check_seed
 from gammon.server.auth import now_ms
+from gammon.server.bus import Entry
 from gammon.server.connection import Connection, dumps
 from gammon.server.journal import EntryKind
 from gammon.server.protocol import ClientMessage, ServerError
@@ -90,6 +91,7 @@ class _Drive:
 @dataclass(slots=True)
 class _Remote:
     version: int
+    entry: Entry | None = None  # the entry that made ``version``, when announced with it
 
 
 _Command = _Join | _Part | _Message | _Call | _Drive | _Remote
@@ -222,10 +224,11 @@ class TableActor:
         """A client message for the table."""
         self._queue.put_nowait(_Message(conn, message))
 
-    def notify(self, version: int) -> None:
-        """Another process committed ``version``."""
+    def notify(self, version: int, entry: Entry | None = None) -> None:
+        """Another process committed ``version`` (by ``entry``, when the announcement
+        carried it)."""
         if self.state is None or version > self.state.version:
-            self._queue.put_nowait(_Remote(version))
+            self._queue.put_nowait(_Remote(version, entry))
 
     def drive(self) -> None:
         """Ask the actor to do what the server does by itself (auto-roll, bots, clock)."""
@@ -278,7 +281,11 @@ class TableActor:
             self._on_part(command.conn)
         elif isinstance(command, _Call):
             await self._on_call(command)
-        elif self.state is not None and command.version > self.state.version:
+        elif (
+            self.state is not None
+            and command.version > self.state.version
+            and not self._apply_announced(command)
+        ):
             await self.catch_up()
 
     async def _on_call(self, command: _Call) -> None:
@@ -339,11 +346,30 @@ class TableActor:
         self.records.append(record)
         self.fanout.broadcast(record)
         if publish:
-            self.host.announce(self.id, new.version)
+            self.host.announce(self.id, new.version, (record.kind, record.data, record.at))
             if record.kind == "end":
                 self.host.ended(self.id)
         self.drive()
         return record
+
+    def _apply_announced(self, remote: _Remote) -> bool:
+        """Apply the entry another process announced when it is the next one (not a
+        ``start``, whose server seed only the database holds); False: read the journal."""
+        assert self.state is not None
+        if remote.entry is None or remote.version != self.state.version + 1:
+            return False
+        kind, data, at = remote.entry
+        if kind == "start":
+            return False
+        try:
+            new, events = reduce(self.state, kind, data, at)
+        except Exception as exc:  # the journal is the truth: read it there
+            log.warning(
+                "table %s: announced entry %d not applied: %s", self.id, remote.version, exc
+            )
+            return False
+        self._applied(new, Record(remote.version, kind, data, at, tuple(events)), publish=False)
+        return True
 
     async def catch_up(self) -> None:
         """Read and apply what other processes committed."""

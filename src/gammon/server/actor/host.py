@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from gammon.server.bots import BotRunner
-from gammon.server.bus import Bus
+from gammon.server.bus import Bus, Entry
 from gammon.server.connection import Connection
 from gammon.server.journal import EntryKind
 from gammon.server.settings import Settings
@@ -51,8 +51,8 @@ class TableHost(Protocol):
     #: variant position), the tables taking turns: never the event loop.
     work: WorkQueue
 
-    def announce(self, table_id: str, version: int) -> None:
-        """Tell other processes that the table is at ``version``."""
+    def announce(self, table_id: str, version: int, entry: Entry | None = None) -> None:
+        """Tell other processes that the table is at ``version`` (by ``entry``)."""
 
     def ended(self, table_id: str) -> None:
         """The table's ``end`` entry was committed (tournaments listen to it)."""
