@@ -155,6 +155,42 @@ class BonusPlays:
             found = self._doubles[rank, n] = self._gen.plays(self._mids[rank + 1][0], n, n)
         return found
 
+    def mids(self) -> tuple[int, ...]:
+        """The boards the 1 and the 2 leave (the keys of the 1-2 plays), in the full list's
+        order: the rank of a mid is its index here.
+
+        >>> from gammon import Position
+        >>> from gammon.dice import Dice
+        >>> pos = Position.initial("acey-deucey")
+        >>> lazy = pos.rules.lazy_plays(pos, Dice(1, 2))
+        >>> len(lazy.mids()), lazy.depth(0, 6)
+        (2, 4)
+        """
+        return tuple(self._first)
+
+    def double_moves(self, key: int, n: int, left: int, bound: int = 25) -> list[tuple[int, int]]:
+        """The steps of the double ``n`` from the board ``key`` (from points at or below
+        ``bound``) after which ``left - 1`` more steps of it can still be played, each as
+        ``(from point, board after)``.  Starting from a mid ``A`` with
+        ``left = depth(A, n)`` and going on from each board after with the step's point as
+        the bound, every path ends on a legal play, and every play of ``A`` and ``n`` is
+        the end of such a path (steps taken from the highest point down).
+
+        >>> from gammon import Position
+        >>> from gammon.dice import Dice
+        >>> pos = Position.initial("acey-deucey")
+        >>> lazy = pos.rules.lazy_plays(pos, Dice(1, 2))
+        >>> [s for s, _ in lazy.double_moves(lazy.mids()[0], 6, 4)]
+        [25]
+        """
+        gen = self._gen
+        st = _unpack(key)
+        out: list[tuple[int, int]] = []
+        for s, t, kind, after in gen.double_steps(key, st, n, bound):
+            if left <= 1 or self.reach(after, gen.play(st, s, t, kind), n, left - 1, s) == left - 1:
+                out.append((s, after))
+        return out
+
     def need(self) -> int:
         """The most steps a legal play takes (6 unless no mid can play a double in full)."""
         most = 0
