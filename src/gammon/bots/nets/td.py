@@ -5,7 +5,8 @@ afterstate of the roll in one batch and plays the best for the mover (0-ply gree
 with chance ``epsilon`` a random legal move instead).  After each move the estimate
 of the position before it moves towards the estimate of the position after it (or
 the result, when the game ends), with eligibility traces that decay by ``lam`` per
-move (Sutton's TD(λ)).  The net always sees the player on roll; the traces and
+move (Sutton's TD(λ)).  Acey-deucey's 1-2, whose plays are too many to list, is
+chosen by the staged search of :mod:`.bonus` (exploring among the plays it found).  The net always sees the player on roll; the traces and
 errors are kept for one fixed side, so that the two players' turns can share them.
 
 Everything random (dice, exploration, initial weights) comes from ``seed``; a
@@ -34,6 +35,7 @@ from gammon.dice import Dice
 from gammon.position import Position
 from gammon.variants import get_variant
 
+from .bonus import bonus_ranking
 from .bot import mover_outputs
 from .features import encode, input_size
 from .net import Net, equity
@@ -156,6 +158,14 @@ class Trainer:
         after acey-deucey's bonus roll); the outcome is for that player, or None while
         the game goes on, and then the encoding is the next position's.
         """
+        ranked = bonus_ranking(self.net, position, dice)
+        if ranked is not None:  # acey-deucey's 1-2: the staged search, never every play
+            pick = 0
+            if self.rng.random() < self.config.epsilon:
+                pick = int(self.rng.integers(len(ranked.keys)))
+            move = position.move_to(dice, ranked.keys[pick])
+            nexts, again, finals, _, inputs = mover_outputs(self.net, position, [move])
+            return nexts[0], again[0], finals[0], inputs[0]
         moves = position.legal_moves(dice)
         if not moves:
             after = position.apply(position.pass_move(dice))
