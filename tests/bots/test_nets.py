@@ -13,6 +13,7 @@ import numpy as np
 
 from gammon import Dice, Position
 from gammon.bots.nets import NetBot, has_net
+from gammon.bots.nets.bonus import bonus_plays, bonus_ranking
 from gammon.bots.nets.bot import load_net
 from gammon.bots.nets.features import FAMILIES, encode, input_size
 from gammon.bots.nets.net import Net, equity
@@ -148,14 +149,17 @@ def test_netbot_plays_only_legal_moves(variant: str) -> None:
     position = Position.initial(variant)
     for _ in range(300 if variant != "acey-deucey" else 20):
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
-        legal = position.legal_moves(dice)
         move = bot.choose_move(position, dice)
-        assert move in legal if legal else move == position.pass_move(dice)
         ranked = bot.rank(position, dice)
-        assert [m for _, m in ranked] == [move, *[m for _, m in ranked[1:]]] or not legal
-        assert sorted(m.position_after().position_id() for _, m in ranked) == sorted(
-            m.position_after().position_id() for m in legal
-        )
+        if bonus_plays(position, dice) is not None:  # a 1-2's searched plays (test_nets_bonus)
+            assert position.parse_move(str(move), dice) == move == ranked[0][1]
+        else:
+            legal = position.legal_moves(dice)
+            assert move in legal if legal else move == position.pass_move(dice)
+            assert [m for _, m in ranked] == [move, *[m for _, m in ranked[1:]]] or not legal
+            assert sorted(m.position_after().position_id() for _, m in ranked) == sorted(
+                m.position_after().position_id() for m in legal
+            )
         again = position.earns_bonus_roll(move)
         after = position.apply(move)
         if after.result() is not None or after.is_drawn():
@@ -247,8 +251,11 @@ def _reply_equity_one_roll_at_a_time(bot: NetBot, position: Position) -> float:
     net = bot.net(position)
     total = 0.0
     for dice, weight in ROLLS:
-        moves = position.legal_moves(dice)
-        if moves:
+        ranked = bonus_ranking(net, position, dice)  # acey-deucey's 1-2: the searched best
+        moves = position.legal_moves(dice) if ranked is None else ()
+        if ranked is not None:
+            best = float(ranked.equities[0])
+        elif moves:
             best = float(equity(mover_outputs(net, position, moves)[3]).max())
         else:
             after = position.apply(position.pass_move(dice))

@@ -184,7 +184,11 @@ def bonus_ranking(
         else:
             streams = []
     keys = tuple(finals)
-    again = tuple(finals.values())
+    # a board the search reached with fewer steps may be the full double of a mid it
+    # left out: the play is its longest way, with the bonus roll
+    again = tuple(
+        bonus or any(k == 4 for _, _, k in lazy.sources(key)) for key, bonus in finals.items()
+    )
     outputs = _mover_outputs(net, position, dice, keys, again)
     order = _best(equity(outputs), len(keys))
     return BonusRanking(
