@@ -32,13 +32,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final, Protocol
 
 from gammon.notation.movetext import Path
 from gammon.rules.base import RawPlay, path_ends
 
-__all__ = ["BonusPlays"]
+__all__ = ["BOARD_BYTES", "BonusPlays", "board_bytes"]
 
 # The generator's board, seen from the mover (see gammon.rules.track): m and o are 26
 # counts, mp / op pin masks (0 here), mw / ow checkers still to enter.
@@ -64,6 +64,27 @@ def _unpack(key: int) -> _State:
     mp = int.from_bytes(data[54:58], "little")
     op = int.from_bytes(data[58:62], "little")
     return m, o, mp, op, mw, ow
+
+
+#: The bytes of a board in :func:`board_bytes`.
+BOARD_BYTES: Final = 63
+
+
+def board_bytes(keys: Iterable[int]) -> bytes:
+    """The boards of play keys (:attr:`gammon.Move.key` of a track game), one after the
+    other, :data:`BOARD_BYTES` each, seen from the mover: bytes 0-25 its counts (0 off,
+    1-24, 25 bar, its own numbering), 26-51 the opponent's, 52 and 53 the checkers the
+    mover and the opponent still have to enter (acey-deucey), then the pins (plakoto).
+    For code that reads many boards at once (the nets' search).
+
+    >>> from gammon import Position
+    >>> start = Position.initial("acey-deucey")
+    >>> key = start.legal_moves((6, 5))[0].key
+    >>> data = board_bytes([key])
+    >>> len(data), data[52], data[53], tuple(data[26:52]) == start.opponent
+    (63, 14, 15, True)
+    """
+    return b"".join(key.to_bytes(BOARD_BYTES, "little") for key in keys)
 
 
 #: The weight of byte ``i`` of a key (:func:`_pack`): 0..25 the mover's counts, 26..51

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -49,7 +49,7 @@ from gammon.dice import Dice
 from gammon.move import Move
 from gammon.position import Position
 from gammon.rules.base import LazyPlays
-from gammon.rules.bonus import BonusPlays
+from gammon.rules.bonus import BOARD_BYTES, BonusPlays, board_bytes
 
 from .features import encode_sides
 from .net import Net, equity, flip_outputs
@@ -90,7 +90,9 @@ def bonus_plays(position: Position, dice: Dice) -> BonusPlays | None:
     True
     """
     lazy: LazyPlays | None = position.rules.lazy_plays(position, dice)
-    return lazy if isinstance(lazy, BonusPlays) else None
+    # BonusPlays is the one kind of lazy plays (read by its methods, not its class: a
+    # doctest run may import the rules module twice)
+    return cast(BonusPlays, lazy) if hasattr(lazy, "double_moves") else None
 
 
 def _mover_outputs(
@@ -99,30 +101,24 @@ def _mover_outputs(
     """The mover's outputs on the boards ``keys`` (after a 1-2 play or part of one): the
     net's for the mover on roll where ``again`` says so, else turned round from the
     other side's; exact where the mover has borne every checker off."""
-    rules = position.rules
-    me = np.empty((len(keys), 26))
-    them = np.empty((len(keys), 26))
+    boards = np.frombuffer(board_bytes(keys), dtype=np.uint8).reshape(len(keys), BOARD_BYTES)
+    mine = boards[:, 0:26].astype(np.float64)
+    theirs = boards[:, 26:52].astype(np.float64)
+    waits = boards[:, 52:54].astype(np.int64)
+    bonus = np.asarray(again, dtype=bool)[:, None]
     extras = np.zeros((len(keys), 4), dtype=np.int64)
-    done: list[int] = []
-    checkers = position.variant.checkers
-    for i, (key, bonus) in enumerate(zip(keys, again, strict=True)):
-        player, opponent, _, waiting = rules.after(position, key)  # the other side on roll
-        if opponent[0] == checkers:
-            done.append(i)
-        if bonus:
-            me[i], them[i] = opponent, player
-            extras[i, 2:] = waiting[1], waiting[0]
-        else:
-            me[i], them[i] = player, opponent
-            extras[i, 2:] = waiting
+    extras[:, 2:] = np.where(bonus, waits, waits[:, ::-1])
+    me = np.where(bonus, mine, theirs)
+    them = np.where(bonus, theirs, mine)
     values = net.forward(encode_sides(position.variant.name, me, them, extras))
-    mine = np.where(np.asarray(again, dtype=bool)[:, None], values, flip_outputs(values))
-    for i in done:  # the game is over: its exact result, from the move itself
-        after = position.move_to(dice, keys[i]).position_after()
+    out = np.where(bonus, values, flip_outputs(values))
+    for i in np.flatnonzero(boards[:, 0] == position.variant.checkers):
+        # the game is over: its exact result, from the move itself
+        after = position.move_to(dice, keys[int(i)]).position_after()
         result = after.result()
         gammon = 1.0 if result is not None and result.points >= 2 else 0.0
-        mine[i] = (1.0, gammon, 0.0)
-    return np.asarray(mine, dtype=np.float64)
+        out[i] = (1.0, gammon, 0.0)
+    return np.asarray(out, dtype=np.float64)
 
 
 def _best(values: Array, count: int) -> list[int]:

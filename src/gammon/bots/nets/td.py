@@ -35,8 +35,8 @@ from gammon.dice import Dice
 from gammon.position import Position
 from gammon.variants import get_variant
 
-from .bonus import bonus_ranking
-from .bot import mover_outputs
+from .bonus import BonusRanking, bonus_ranking
+from .bot import mover_outputs, outcome
 from .features import encode, input_size
 from .net import Net, equity
 
@@ -160,12 +160,7 @@ class Trainer:
         """
         ranked = bonus_ranking(self.net, position, dice)
         if ranked is not None:  # acey-deucey's 1-2: the staged search, never every play
-            pick = 0
-            if self.rng.random() < self.config.epsilon:
-                pick = int(self.rng.integers(len(ranked.keys)))
-            move = position.move_to(dice, ranked.keys[pick])
-            nexts, again, finals, _, inputs = mover_outputs(self.net, position, [move])
-            return nexts[0], again[0], finals[0], inputs[0]
+            return self._bonus_choice(position, ranked)
         moves = position.legal_moves(dice)
         if not moves:
             after = position.apply(position.pass_move(dice))
@@ -175,6 +170,21 @@ class Trainer:
         nexts, again, finals, mine, inputs = mover_outputs(self.net, position, moves)
         i = int(np.argmax(equity(mine)))
         return nexts[i], again[i], finals[i], inputs[i]
+
+    def _bonus_choice(
+        self, position: Position, ranked: BonusRanking
+    ) -> tuple[Position, bool, Array | None, Array | None]:
+        """:meth:`_choose` for a 1-2: the search's best play (a random one of those it
+        found with chance ``epsilon``), its position built from its board."""
+        pick = 0
+        if self.rng.random() < self.config.epsilon:
+            pick = int(self.rng.integers(len(ranked.keys)))
+        player, opponent, pinned, waiting = position.rules.after(position, ranked.keys[pick])
+        after = Position(player, opponent, position.variant, pinned, waiting)
+        again = ranked.again[pick]
+        nxt = after.flipped() if again else after
+        final = outcome(nxt)
+        return nxt, again, final, None if final is not None else encode([nxt])[0]
 
     def play_game(self) -> int:
         """Play one game of self-play, learning as it goes; the number of moves."""
