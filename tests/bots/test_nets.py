@@ -180,7 +180,7 @@ def test_two_ply_picks_one_of_the_best_one_ply_moves(variant: str) -> None:
 
 def test_shipped_nets_are_small_and_match_their_encoding() -> None:
     shipped = [v for v in NET_VARIANTS if has_net(v)]
-    assert {"plakoto", "fevga", "long-nardy", "jacquet"} <= set(shipped)
+    assert {"plakoto", "fevga", "long-nardy", "jacquet", "acey-deucey"} <= set(shipped)
     data = Path(__file__).resolve().parents[2] / "src/gammon/bots/nets/data"
     for variant in shipped:
         assert (data / f"{variant}.npz").stat().st_size < 200_000
@@ -188,16 +188,16 @@ def test_shipped_nets_are_small_and_match_their_encoding() -> None:
 
 
 def test_seated_nets_play_the_top_levels_and_the_hand_made_bot_the_lower_ones() -> None:
-    assert {"fevga", "jacquet", "long-nardy", "plakoto"} == SEATED_NETS
+    assert {"acey-deucey", "fevga", "jacquet", "long-nardy", "plakoto"} == SEATED_NETS
     assert all(has_net(v) for v in SEATED_NETS)
     for variant in SEATED_NETS:
         assert variant_bot("world-class", variant) == NetBot()
         assert variant_bot("grandmaster", variant) == NetBot(plies=2)
         for level in ("beginner", "intermediate", "expert"):
             assert variant_bot(level, variant) == VariantBot(plies=1)
-    # a variant without a net keeps the hand-made bot at the top levels too
-    assert variant_bot("world-class", "acey-deucey") == VariantBot(plies=2)
-    assert variant_bot("grandmaster", "acey-deucey") == VariantBot(plies=2)
+    # a variant without a seated net keeps the hand-made bot at the top levels too
+    assert variant_bot("world-class", "tavla") == VariantBot(plies=2)
+    assert variant_bot("grandmaster", "tavla") == VariantBot(plies=2)
     assert variant_bot("expert", "plakoto") == VariantBot(plies=1)
 
 

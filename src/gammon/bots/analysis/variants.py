@@ -1,7 +1,7 @@
 """The analysis of the variants off the backgammon board, judged by their trained nets.
 
 :class:`NetAnalyzer` replays a match of a variant with a net (:func:`net_variants`:
-plakoto, fevga, long nardy today; any variant for which
+plakoto, fevga, long nardy, jacquet and acey-deucey today; any variant for which
 :func:`gammon.bots.nets.has_net` becomes true later) and judges it with the net as
 :class:`~gammon.bots.analysis.Analyzer` judges the backgammon board with bgsage, into
 the same :class:`~gammon.bots.analysis.model.MatchAnalysis` (docs/analysis.md):

@@ -20,8 +20,9 @@ the mover:
 Every board searched is encoded straight from its key
 (:func:`gammon.bots.nets.features.encode_sides`), so no position or move is built
 until the play is chosen (:meth:`Position.move_to`).  With the default 4 mids and a
-width of 4 a 1-2 costs a few hundred to a few thousand evaluations: about 10-30 ms of
-CPU (docs/bot.md), the worst known position (224,158 plays) included.
+width of 4 a 1-2 costs a few hundred to a few thousand evaluations: about 13 ms of
+CPU on average and 36 ms at most (docs/bot.md), the worst known position (224,158
+plays) included.
 
 >>> from gammon import Dice, Position
 >>> from gammon.bots.nets.features import input_size
