@@ -427,6 +427,29 @@ class Position:
         moves = self.legal_moves(d)
         return moves[0] if moves else None
 
+    def move_to(self, dice: DiceLike, key: int) -> Move:
+        """The legal move of ``dice`` whose resulting board is ``key`` (a :attr:`Move.key`),
+        found without listing every move of acey-deucey's 1-2 (:meth:`Rules.lazy_plays`).
+
+        Raises :class:`IllegalMoveError` when no legal move reaches that board.
+
+        >>> start = Position.initial()
+        >>> move = start.legal_moves("65")[0]
+        >>> start.move_to("65", move.key) == move
+        True
+        """
+        d = Dice.coerce(dice)
+        lazy = self.rules.lazy_plays(self, d)
+        if lazy is not None and key in lazy:
+            return self._lazy_move(d, lazy, key)
+        if lazy is None:
+            for move in self.legal_moves(d):
+                if move.key == key:
+                    return move
+        raise IllegalMoveError(
+            f"no legal move with {d} reaches board {key}; position {self.position_id()}"
+        )
+
     def pass_move(self, dice: DiceLike) -> Move:
         """The empty move that passes the turn when a roll has no legal move.
 

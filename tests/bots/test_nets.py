@@ -13,6 +13,7 @@ import numpy as np
 
 from gammon import Dice, Position
 from gammon.bots.nets import NetBot, has_net
+from gammon.bots.nets.bonus import bonus_plays, bonus_ranking
 from gammon.bots.nets.bot import load_net
 from gammon.bots.nets.features import FAMILIES, encode, input_size
 from gammon.bots.nets.net import Net, equity
@@ -148,14 +149,17 @@ def test_netbot_plays_only_legal_moves(variant: str) -> None:
     position = Position.initial(variant)
     for _ in range(300 if variant != "acey-deucey" else 20):
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
-        legal = position.legal_moves(dice)
         move = bot.choose_move(position, dice)
-        assert move in legal if legal else move == position.pass_move(dice)
         ranked = bot.rank(position, dice)
-        assert [m for _, m in ranked] == [move, *[m for _, m in ranked[1:]]] or not legal
-        assert sorted(m.position_after().position_id() for _, m in ranked) == sorted(
-            m.position_after().position_id() for m in legal
-        )
+        if bonus_plays(position, dice) is not None:  # a 1-2's searched plays (test_nets_bonus)
+            assert position.parse_move(str(move), dice) == move == ranked[0][1]
+        else:
+            legal = position.legal_moves(dice)
+            assert move in legal if legal else move == position.pass_move(dice)
+            assert [m for _, m in ranked] == [move, *[m for _, m in ranked[1:]]] or not legal
+            assert sorted(m.position_after().position_id() for _, m in ranked) == sorted(
+                m.position_after().position_id() for m in legal
+            )
         again = position.earns_bonus_roll(move)
         after = position.apply(move)
         if after.result() is not None or after.is_drawn():
@@ -176,7 +180,7 @@ def test_two_ply_picks_one_of_the_best_one_ply_moves(variant: str) -> None:
 
 def test_shipped_nets_are_small_and_match_their_encoding() -> None:
     shipped = [v for v in NET_VARIANTS if has_net(v)]
-    assert {"plakoto", "fevga", "long-nardy", "jacquet"} <= set(shipped)
+    assert {"plakoto", "fevga", "long-nardy", "jacquet", "acey-deucey"} <= set(shipped)
     data = Path(__file__).resolve().parents[2] / "src/gammon/bots/nets/data"
     for variant in shipped:
         assert (data / f"{variant}.npz").stat().st_size < 200_000
@@ -184,16 +188,16 @@ def test_shipped_nets_are_small_and_match_their_encoding() -> None:
 
 
 def test_seated_nets_play_the_top_levels_and_the_hand_made_bot_the_lower_ones() -> None:
-    assert {"fevga", "jacquet", "long-nardy", "plakoto"} == SEATED_NETS
+    assert {"acey-deucey", "fevga", "jacquet", "long-nardy", "plakoto"} == SEATED_NETS
     assert all(has_net(v) for v in SEATED_NETS)
     for variant in SEATED_NETS:
         assert variant_bot("world-class", variant) == NetBot()
         assert variant_bot("grandmaster", variant) == NetBot(plies=2)
         for level in ("beginner", "intermediate", "expert"):
             assert variant_bot(level, variant) == VariantBot(plies=1)
-    # a variant without a net keeps the hand-made bot at the top levels too
-    assert variant_bot("world-class", "acey-deucey") == VariantBot(plies=2)
-    assert variant_bot("grandmaster", "acey-deucey") == VariantBot(plies=2)
+    # a variant without a seated net keeps the hand-made bot at the top levels too
+    assert variant_bot("world-class", "tavla") == VariantBot(plies=2)
+    assert variant_bot("grandmaster", "tavla") == VariantBot(plies=2)
     assert variant_bot("expert", "plakoto") == VariantBot(plies=1)
 
 
@@ -247,8 +251,11 @@ def _reply_equity_one_roll_at_a_time(bot: NetBot, position: Position) -> float:
     net = bot.net(position)
     total = 0.0
     for dice, weight in ROLLS:
-        moves = position.legal_moves(dice)
-        if moves:
+        ranked = bonus_ranking(net, position, dice)  # acey-deucey's 1-2: the searched best
+        moves = position.legal_moves(dice) if ranked is None else ()
+        if ranked is not None:
+            best = float(ranked.equities[0])
+        elif moves:
             best = float(equity(mover_outputs(net, position, moves)[3]).max())
         else:
             after = position.apply(position.pass_move(dice))

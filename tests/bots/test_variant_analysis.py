@@ -17,7 +17,7 @@ pytest.importorskip("numpy")
 
 from gammon.bots.analysis import variants
 from gammon.bots.analysis.cli import NOT_ANALYSABLE, load_record
-from gammon.bots.analysis.model import BLUNDER, MatchAnalysis
+from gammon.bots.analysis.model import BLUNDER, SHOWN, MatchAnalysis
 from gammon.bots.analysis.variants import (
     NetAnalyzer,
     NotJudgedError,
@@ -258,9 +258,12 @@ def test_gammon_analyse_judges_a_plakoto_match_with_its_net(
 
 
 def test_gammon_analyse_refuses_a_variant_without_a_net_in_words(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert not can_analyse_with_net("acey-deucey")  # no net ships for it
+    # acey-deucey as if its net did not ship
+    shipped = variants.has_net
+    monkeypatch.setattr(variants, "has_net", lambda name: name != "acey-deucey" and shipped(name))
+    assert not can_analyse_with_net("acey-deucey")
     path = DATA / "acey-deucey-1.jsonl"
     assert main(["analyse", str(path), "--no-progress"]) == NOT_ANALYSABLE == 3
     out, err = capsys.readouterr()
@@ -271,3 +274,18 @@ def test_gammon_analyse_refuses_a_variant_without_a_net_in_words(
         "portes) and, with their trained nets, "
     )
     assert "plakoto" in err and "tavli" in err and err.endswith(".\n")
+
+
+def test_an_acey_deucey_match_is_judged_without_listing_its_1_2s() -> None:
+    # a 1-2 is judged among the best plays of the nets' staged search and the play made
+    record = load_record(DATA / "acey-deucey-1.jsonl")
+    net = Net.initial(inputs=input_size("acey-deucey"), hidden=8, seed=3)
+    start = time.process_time()
+    analysis = NetAnalyzer(nets={"acey-deucey": net}).analyse(record)
+    assert time.process_time() - start < 30
+    bonus = [d for d in analysis.decisions if d.dice in ("21", "12")]
+    assert bonus and len(analysis.luck) > len(analysis.decisions)
+    for d in bonus:
+        assert 2 <= len(d.candidates) <= SHOWN + 1
+        assert d.played in [c.move for c in d.candidates]
+        assert d.error >= 0 and d.error == pytest.approx(d.equity_best - d.equity_played)

@@ -2,8 +2,8 @@
 tests/data/analysis, written into the server's database before it starts), stepped through
 with the arrow keys, the move list and the graph; its markers, decision panel and summary;
 the page's first contentful paint (printed: ``-s`` shows it); a stored analysis on the second
-visit; a plakoto match judged by its net; jacquet judged by its net; a variant with no analyser
-(acey-deucey: no net ships for it); the one click from the end-of-match panel.
+visit; a plakoto match judged by its net; jacquet and acey-deucey judged by their nets; the one
+click from the end-of-match panel.
 
 Screenshots at 1280x800 and 390x844 go to tests/e2e/artifacts/ (git-ignored).
 """
@@ -227,26 +227,26 @@ def test_a_tavli_match_is_judged_game_by_game(
     _shot(page, "analysis-board-tavli")
 
 
-def test_a_variant_without_an_analyser_is_replayed_and_says_so(
+def test_jacquet_and_acey_deucey_are_judged_by_their_nets(
     seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     from gammon.server.analysers import analyser_for
 
-    assert analyser_for("acey-deucey") is None  # no net ships for it (a 1-2 is too costly)
-    assert analyser_for("jacquet") is not None  # its net does
+    # every variant off the backgammon board ships a net now (acey-deucey's 1-2 judged
+    # among its staged search's plays), so none of them is left without an analyser
+    assert analyser_for("jacquet") is not None and analyser_for("acey-deucey") is not None
     page = browse.page(seeded.url)
     page.goto(f"/matches/{JACQUET}/analysis?lang=it")
     expect(page.locator("#level[data-engine=nets]")).to_be_visible()
     expect(page.locator("[data-testid=unavailable]")).to_have_count(0)
     page.goto(f"/matches/{ACEY}/analysis?lang=it")
-    expect(page.locator("[data-testid=unavailable]")).to_contain_text(
-        "L'analisi non è disponibile per acey-deucey"
-    )
+    expect(page.locator("#level[data-engine=nets]")).to_be_visible()
+    expect(page.locator("[data-testid=unavailable]")).to_have_count(0)
+    root = page.locator("#analysis-board")
+    expect(root).to_have_attribute("data-analysed", "true", timeout=ANALYSIS_MS)
     start = _board(page)
     page.keyboard.press("ArrowRight")
     assert _step(page) == 1 and _board(page) != start
-    expect(page.locator("[data-testid=progress]")).to_be_hidden()
-    assert page.locator("#analysis-board").get_attribute("data-analysed") == "false"
 
 
 def test_one_click_from_the_end_of_match_panel(

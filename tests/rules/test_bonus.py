@@ -23,10 +23,10 @@ import pytest
 
 from gammon import Position
 from gammon.dice import Dice
-from gammon.errors import GammonError
+from gammon.errors import GammonError, IllegalMoveError
 from gammon.position import Step
 from gammon.rules import track
-from gammon.rules.bonus import BonusPlays
+from gammon.rules.bonus import BonusPlays, board_bytes
 
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "acey_deucey.py"
 ROLL = Dice(1, 2)
@@ -219,3 +219,47 @@ def test_positions_without_a_full_1_2_are_not_lazy() -> None:
     start = Position.initial("acey-deucey")
     assert start.rules.lazy_plays(start, Dice(3, 1)) is None
     assert start.can_move(ROLL) and start.rules.lazy_plays(start, Dice(2, 1)) is not None
+
+
+@pytest.mark.parametrize("position", SAMPLE[::3], ids=[p.position_id() for p in SAMPLE[::3]])
+def test_the_mids_and_their_doubles_step_by_step_reach_every_play(position: Position) -> None:
+    """From each mid, each double walked with ``double_moves`` as far as the mid plays it
+    ends on legal plays only, and those walks (with the mids that cannot play some
+    double) reach every play of the full list; a play's board reads back from its key."""
+    full = position.legal_moves(ROLL)
+    lazy = _lazy(position)
+    mids = lazy.mids()
+    assert set(mids) == set(
+        track._Generator.plays(position.rules._gen, track._state(position), 2, 1)
+    )  # type: ignore[attr-defined]
+    found: set[int] = set()
+    for rank, mid in enumerate(mids):
+        for n in range(1, 7):
+            depth = lazy.depth(rank, n)
+            layer = {mid: 25}
+            for step in range(depth):
+                nxt: dict[int, int] = {}
+                for key, bound in layer.items():
+                    for s, after in lazy.double_moves(key, n, depth - step, bound):
+                        nxt[after] = max(nxt.get(after, 0), s)
+                assert nxt
+                layer = nxt
+            found |= set(layer)
+    assert found == {m.key for m in full}
+    for move in random.Random(5).sample(full, min(20, len(full))):
+        data = board_bytes([move.key])
+        after = move.position_after()  # the other side on roll
+        assert tuple(data[0:26]) == after.opponent and tuple(data[26:52]) == after.player
+        assert (data[52], data[53]) == (after.waiting[1], after.waiting[0])
+        assert position.move_to(ROLL, move.key) == move
+        assert str(position.move_to(ROLL, move.key)) == str(move)
+
+
+def test_move_to_refuses_a_board_no_play_reaches() -> None:
+    start = Position.initial("acey-deucey")
+    sixes = start.legal_moves(Dice(6, 6))[0]  # 24 pips: no 1-2 and double moves as many
+    with pytest.raises(IllegalMoveError, match="no legal move"):
+        start.move_to(ROLL, sixes.key)
+    with pytest.raises(IllegalMoveError, match="no legal move"):
+        start.move_to(Dice(4, 3), sixes.key)
+    assert start.move_to(Dice(6, 6), sixes.key) == sixes

@@ -116,7 +116,10 @@ def _moving(variant: str, dice: Dice) -> MatchState:
     return m.state
 
 
-def test_the_hint_off_the_backgammon_board_names_its_engine_and_measure() -> None:
+def test_the_hint_off_the_backgammon_board_names_its_engine_and_measure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from gammon.bots import nets
     from gammon.bots.nets import NetBot, has_net
 
     state = _moving("plakoto", Dice(6, 6))
@@ -124,12 +127,21 @@ def test_the_hint_off_the_backgammon_board_names_its_engine_and_measure() -> Non
     assert (hint["engine"], hint["measure"]) == ("net", "equity")
     best = NetBot().rank(state.game.position, Dice(6, 6))[0]
     assert hint["moves"][0] == {"move": str(best[1]), "equity": round(best[0], 3)}
-    assert not has_net("acey-deucey")  # the hand-made bot's score is not an equity
-    hint = compute_hint(_moving("acey-deucey", Dice(6, 5)), 0)
-    assert (hint["engine"], hint["measure"]) == ("variant-bot", "score")
-    assert 1 <= len(hint["moves"]) <= 5
     assert has_net("jacquet")
     hint = compute_hint(_moving("jacquet", Dice(6, 5)), 0)
     assert (hint["engine"], hint["measure"]) == ("net", "equity")
     with pytest.raises(ServerError, match="nothing to advise"):
         compute_hint(state, 1)
+    # acey-deucey's 1-2: the best plays of the net's staged search, never every play
+    assert has_net("acey-deucey")
+    bonus = _moving("acey-deucey", Dice(2, 1))
+    hint = compute_hint(bonus, 0)
+    assert (hint["engine"], hint["measure"]) == ("net", "equity")
+    assert 1 <= len(hint["moves"]) <= 5
+    for row in hint["moves"]:
+        bonus.game.position.parse_move(row["move"], Dice(2, 1))
+    # a variant without a net: the hand-made bot's score, which is not an equity
+    monkeypatch.setattr(nets, "has_net", lambda variant: False)
+    hint = compute_hint(_moving("acey-deucey", Dice(6, 5)), 0)
+    assert (hint["engine"], hint["measure"]) == ("variant-bot", "score")
+    assert 1 <= len(hint["moves"]) <= 5

@@ -51,8 +51,7 @@ _LOCK = threading.Lock()
 
 #: The variants whose shipped net plays the top levels: those measured stronger than the
 #: hand-made bot (docs/bots.md, 1,000 games each at 1 ply, the 95% interval above 50%).
-#: Acey-deucey has no net yet.
-SEATED_NETS: Final = frozenset({"fevga", "jacquet", "long-nardy", "plakoto"})
+SEATED_NETS: Final = frozenset({"acey-deucey", "fevga", "jacquet", "long-nardy", "plakoto"})
 
 
 @cache
@@ -129,7 +128,7 @@ def variant_bot(level: str, variant: str) -> VariantBot | NetBot:
     >>> variant_bot("grandmaster", "long-nardy")
     NetBot(plies=2, width=3, nets={}, margin=0.1)
     >>> variant_bot("world-class", "acey-deucey")
-    VariantBot(plies=2, width=3, evaluator=HeuristicEvaluator())
+    NetBot(plies=1, width=3, nets={}, margin=0.1)
     >>> variant_bot("expert", "fevga")
     VariantBot(plies=1, width=3, evaluator=HeuristicEvaluator())
     """

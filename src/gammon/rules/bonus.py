@@ -32,13 +32,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final, Protocol
 
 from gammon.notation.movetext import Path
 from gammon.rules.base import RawPlay, path_ends
 
-__all__ = ["BonusPlays"]
+__all__ = ["BOARD_BYTES", "BonusPlays", "board_bytes"]
 
 # The generator's board, seen from the mover (see gammon.rules.track): m and o are 26
 # counts, mp / op pin masks (0 here), mw / ow checkers still to enter.
@@ -64,6 +64,27 @@ def _unpack(key: int) -> _State:
     mp = int.from_bytes(data[54:58], "little")
     op = int.from_bytes(data[58:62], "little")
     return m, o, mp, op, mw, ow
+
+
+#: The bytes of a board in :func:`board_bytes`.
+BOARD_BYTES: Final = 63
+
+
+def board_bytes(keys: Iterable[int]) -> bytes:
+    """The boards of play keys (:attr:`gammon.Move.key` of a track game), one after the
+    other, :data:`BOARD_BYTES` each, seen from the mover: bytes 0-25 its counts (0 off,
+    1-24, 25 bar, its own numbering), 26-51 the opponent's, 52 and 53 the checkers the
+    mover and the opponent still have to enter (acey-deucey), then the pins (plakoto).
+    For code that reads many boards at once (the nets' search).
+
+    >>> from gammon import Position
+    >>> start = Position.initial("acey-deucey")
+    >>> key = start.legal_moves((6, 5))[0].key
+    >>> data = board_bytes([key])
+    >>> len(data), data[52], data[53], tuple(data[26:52]) == start.opponent
+    (63, 14, 15, True)
+    """
+    return b"".join(key.to_bytes(BOARD_BYTES, "little") for key in keys)
 
 
 #: The weight of byte ``i`` of a key (:func:`_pack`): 0..25 the mover's counts, 26..51
@@ -154,6 +175,42 @@ class BonusPlays:
         if found is None:
             found = self._doubles[rank, n] = self._gen.plays(self._mids[rank + 1][0], n, n)
         return found
+
+    def mids(self) -> tuple[int, ...]:
+        """The boards the 1 and the 2 leave (the keys of the 1-2 plays), in the full list's
+        order: the rank of a mid is its index here.
+
+        >>> from gammon import Position
+        >>> from gammon.dice import Dice
+        >>> pos = Position.initial("acey-deucey")
+        >>> lazy = pos.rules.lazy_plays(pos, Dice(1, 2))
+        >>> len(lazy.mids()), lazy.depth(0, 6)
+        (2, 4)
+        """
+        return tuple(self._first)
+
+    def double_moves(self, key: int, n: int, left: int, bound: int = 25) -> list[tuple[int, int]]:
+        """The steps of the double ``n`` from the board ``key`` (from points at or below
+        ``bound``) after which ``left - 1`` more steps of it can still be played, each as
+        ``(from point, board after)``.  Starting from a mid ``A`` with
+        ``left = depth(A, n)`` and going on from each board after with the step's point as
+        the bound, every path ends on a legal play, and every play of ``A`` and ``n`` is
+        the end of such a path (steps taken from the highest point down).
+
+        >>> from gammon import Position
+        >>> from gammon.dice import Dice
+        >>> pos = Position.initial("acey-deucey")
+        >>> lazy = pos.rules.lazy_plays(pos, Dice(1, 2))
+        >>> [s for s, _ in lazy.double_moves(lazy.mids()[0], 6, 4)]
+        [25]
+        """
+        gen = self._gen
+        st = _unpack(key)
+        out: list[tuple[int, int]] = []
+        for s, t, kind, after in gen.double_steps(key, st, n, bound):
+            if left <= 1 or self.reach(after, gen.play(st, s, t, kind), n, left - 1, s) == left - 1:
+                out.append((s, after))
+        return out
 
     def need(self) -> int:
         """The most steps a legal play takes (6 unless no mid can play a double in full)."""

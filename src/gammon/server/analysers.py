@@ -6,8 +6,8 @@ analysis as JSON-ready data (``MatchAnalysis.to_dict()``, docs/analysis.md), plu
 variants it judges and how to tell whether this installation has it.  bgsage's analysis
 (:mod:`gammon.bots.analysis`) is registered for the games on the backgammon board, the
 trained nets' (:mod:`gammon.bots.analysis.variants`) for every variant that ships a net
-(:func:`gammon.bots.nets.has_net`: plakoto, fevga, long nardy today; a net added later
-is picked up with no change here), and a tavli match (portes, plakoto, fevga in turn) is
+(:func:`gammon.bots.nets.has_net`: plakoto, fevga, long nardy, jacquet and acey-deucey
+today; a net added later is picked up with no change here), and a tavli match (portes, plakoto, fevga in turn) is
 judged game by game, by bgsage or the nets, a game no engine judges being shown as not
 analysed.  Another engine plugs in with :func:`register`, and every page and API picks
 it up: the analysis page shows "analysis is not available for X" only where
@@ -20,8 +20,8 @@ so an analyser's ``run`` must be a module-level function.
 'bgsage'
 >>> analyser_for("plakoto").name if nets_available() else "nets"
 'nets'
->>> analyser_for("jacquet") is None or has_net("jacquet")   # no net shipped (yet)
-True
+>>> analyser_for("acey-deucey").name if nets_available() else "nets"
+'nets'
 >>> register(Analyser("other", frozenset({"standard"}), lambda: True, _bgsage))
 Traceback (most recent call last):
 ...

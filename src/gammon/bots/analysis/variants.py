@@ -1,7 +1,7 @@
 """The analysis of the variants off the backgammon board, judged by their trained nets.
 
 :class:`NetAnalyzer` replays a match of a variant with a net (:func:`net_variants`:
-plakoto, fevga, long nardy today; any variant for which
+plakoto, fevga, long nardy, jacquet and acey-deucey today; any variant for which
 :func:`gammon.bots.nets.has_net` becomes true later) and judges it with the net as
 :class:`~gammon.bots.analysis.Analyzer` judges the backgammon board with bgsage, into
 the same :class:`~gammon.bots.analysis.model.MatchAnalysis` (docs/analysis.md):
@@ -10,7 +10,9 @@ the same :class:`~gammon.bots.analysis.model.MatchAnalysis` (docs/analysis.md):
   all legal moves ranked at 1 ply by the net (the mover's expected points after the
   move, gammons counting 2: :func:`gammon.bots.nets.net.equity`); the error is the best
   move's equity minus the played one's, marked with the backgammon analysis'
-  thresholds (:func:`~gammon.bots.analysis.model.mark_for`);
+  thresholds (:func:`~gammon.bots.analysis.model.mark_for`); acey-deucey's 1-2, whose
+  plays are too many to list, is judged among the best :data:`SHOWN` plays of the nets'
+  staged search (:mod:`gammon.bots.nets.bonus`) and the play made;
 * the **luck** of every roll played: the equity after the best play of that roll minus
   the average over the 36 rolls (30 at a game's opening roll);
 * the **graph**: player 0's chance to win the game and equity after every move.
@@ -60,6 +62,7 @@ from gammon.bots.analysis.model import (
     mark_for,
 )
 from gammon.bots.analysis.walk import GameInfo
+from gammon.bots.nets.bonus import ranked_moves
 from gammon.bots.nets.bot import has_net, load_net, mover_outputs
 from gammon.bots.nets.net import Net, equity
 from gammon.dice import ALL_ROLLS, Dice
@@ -250,7 +253,7 @@ class NetAnalyzer:
         if missing:
             if len(self._rankings) > 20_000:
                 self._rankings.clear()
-            per_roll = [position.legal_moves(r) or (position.pass_move(r),) for r in missing]
+            per_roll = [self._moves(position, r) for r in missing]
             every = [m for moves in per_roll for m in moves]
             outputs = mover_outputs(self._net(position), position, every)[3]
             values = equity(outputs)
@@ -262,6 +265,23 @@ class NetAnalyzer:
                 )
                 start = end
         return [self._rankings[position, r] for r in rolls]
+
+    def _moves(self, position: Position, dice: Dice) -> tuple[Move, ...]:
+        """The moves a ranking holds: the legal ones (the pass alone when there is none),
+        or a 1-2's best :data:`SHOWN` by the staged search."""
+        searched = ranked_moves(self._net(position), position, dice, SHOWN)
+        if searched is not None:
+            return tuple(move for _, move in searched)
+        return position.legal_moves(dice) or (position.pass_move(dice),)
+
+    def _with(self, position: Position, r: _Ranking, move: Move) -> _Ranking:
+        """``r`` with ``move`` added last (a 1-2 play the search left out)."""
+        outputs = mover_outputs(self._net(position), position, [move])[3]
+        return _Ranking(
+            (*r.moves, move),
+            np.concatenate([r.outputs, outputs]),
+            np.concatenate([r.equities, equity(outputs)]),
+        )
 
     def roll_equities(self, position: Position, *, opening: bool = False) -> dict[Dice, float]:
         """The mover's equity after the best play of each roll (larger die first).
@@ -382,7 +402,10 @@ class NetAnalyzer:
     def _judge(self, play: _Played) -> tuple[Decision | None, GraphPoint]:
         r = self.ranking(play.position, play.dice)
         after = play.move.position_after()
-        index = next(i for i, m in enumerate(r.moves) if m.position_after() == after)
+        index = next((i for i, m in enumerate(r.moves) if m.position_after() == after), -1)
+        if index < 0:  # a 1-2 play the staged search did not keep
+            r = self._with(play.position, r, play.move)
+            index = len(r.moves) - 1
         point = _point(play.game, play.ply + 1, play.action_index, play.player, r, index)
         if len(r.moves) < 2:
             return None, point

@@ -9,6 +9,11 @@ opponent's best answer (by the net) to each of its 21 rolls, averaged.
 The weights ship in ``gammon/bots/nets/data/<variant>.npz`` and are read on first
 use (:func:`load_net`); :func:`has_net` says whether a variant has them.
 
+Acey-deucey's 1-2 (the 1 and the 2, then a double of one's choice, up to 224,158
+plays) is never listed: its moves are those of the staged search of :mod:`.bonus`,
+ranked by the net (the best :data:`BONUS_RANKED` of them), at 1 ply and in the
+replies of the 2-ply search alike.
+
 >>> from gammon import Position
 >>> start = Position.initial("plakoto")
 >>> has_net("plakoto"), has_net("standard")
@@ -28,16 +33,28 @@ import numpy as np
 import numpy.typing as npt
 
 from gammon.bots.variant_bot import ROLLS, searched_choice
-from gammon.dice import DiceLike
+from gammon.dice import Dice, DiceLike
 from gammon.move import Move
 from gammon.position import Position
 
+from .bonus import bonus_ranking, ranked_moves
 from .features import FAMILIES, encode
 from .net import Net, equity, flip_outputs
 
-__all__ = ["NetBot", "afterstates", "has_net", "load_net", "mover_outputs", "outcome"]
+__all__ = [
+    "BONUS_RANKED",
+    "NetBot",
+    "afterstates",
+    "has_net",
+    "load_net",
+    "mover_outputs",
+    "outcome",
+]
 
 Array = npt.NDArray[np.float64]
+
+#: How many of an acey-deucey 1-2's plays :meth:`NetBot.rank` gives (best first).
+BONUS_RANKED = 8
 
 
 def _data(variant: str) -> resources.abc.Traversable:
@@ -148,8 +165,25 @@ class NetBot:
         return self.nets[name] if name in self.nets else load_net(name)
 
     def rank(self, position: Position, dice: DiceLike) -> list[tuple[float, Move]]:
-        """The legal moves, best first, with the mover's 1-ply equity after each."""
-        moves = position.legal_moves(dice)
+        """The legal moves, best first, with the mover's 1-ply equity after each (for
+        acey-deucey's 1-2, the best :data:`BONUS_RANKED` plays the staged search found).
+
+        >>> from gammon import Position
+        >>> from gammon.bots.nets.features import input_size
+        >>> net = Net.initial(input_size("acey-deucey"), 5, seed=1)
+        >>> bot = NetBot(nets={"acey-deucey": net})
+        >>> len(bot.rank(Position.initial("acey-deucey"), (1, 2))) <= BONUS_RANKED
+        True
+        """
+        return self._ranked(position, dice, BONUS_RANKED)
+
+    def _ranked(self, position: Position, dice: DiceLike, count: int) -> list[tuple[float, Move]]:
+        """:meth:`rank`, with at most ``count`` moves of a 1-2 built (the others: every one)."""
+        d = Dice.coerce(dice)
+        bonus = ranked_moves(self.net(position), position, d, count)
+        if bonus is not None:
+            return bonus
+        moves = position.legal_moves(d)
         if not moves:
             return []
         eq = equity(mover_outputs(self.net(position), position, moves)[3])
@@ -158,7 +192,7 @@ class NetBot:
 
     def choose_move(self, position: Position, dice: DiceLike) -> Move:
         """The move to play (the pass move when nothing can be played)."""
-        ranked = self.rank(position, dice)
+        ranked = self._ranked(position, dice, 1 if self.plies < 2 else self.width)
         if self.plies >= 2 and ranked:
             # the move filter: a clearly worse move is not searched again
             ranked = [r for r in ranked if r[0] >= ranked[0][0] - self.margin]
@@ -182,7 +216,13 @@ class NetBot:
         again: list[bool] = []
         finals: list[Array | None] = []
         groups: list[tuple[int, int, int]] = []  # (weight, first row, end row)
+        net = self.net(position)
+        bonus_total = 0.0  # acey-deucey's 1-2: the staged search's best play
         for dice, weight in ROLLS:
+            ranked = bonus_ranking(net, position, dice)
+            if ranked is not None:
+                bonus_total += weight * float(ranked.equities[0])
+                continue
             moves = position.legal_moves(dice)
             first = len(nexts)
             if moves:
@@ -194,7 +234,7 @@ class NetBot:
             again += a
             finals += f
             groups.append((weight, first, len(nexts)))
-        values = _values(self.net(position), nexts, finals)
+        values = _values(net, nexts, finals)
         mine = equity(np.where(np.array(again)[:, None], values, flip_outputs(values)))
-        total = sum(w * float(mine[a:b].max()) for w, a, b in groups)
+        total = bonus_total + sum(w * float(mine[a:b].max()) for w, a, b in groups)
         return total / 36.0

@@ -39,7 +39,15 @@ import numpy.typing as npt
 from gammon.position import Position
 from gammon.variants import get_variant
 
-__all__ = ["FAMILIES", "Family", "encode", "family_of", "input_size", "side_extras"]
+__all__ = [
+    "FAMILIES",
+    "Family",
+    "encode",
+    "encode_sides",
+    "family_of",
+    "input_size",
+    "side_extras",
+]
 
 Family = Literal["pin", "block", "hit"]
 Array = npt.NDArray[np.float64]
@@ -167,10 +175,28 @@ def _half(
 
 def encode(positions: Sequence[Position]) -> Array:
     """The encodings of ``positions`` (all of one variant with a net), one row each."""
-    family = family_of(positions[0].variant.name)
     me = np.array([p.player for p in positions], dtype=np.float64)
     them = np.array([p.opponent for p in positions], dtype=np.float64)
     extras = np.array([side_extras(p) for p in positions], dtype=np.int64).reshape(-1, 4)
+    return encode_sides(positions[0].variant.name, me, them, extras)
+
+
+def encode_sides(variant: str, me: Array, them: Array, extras: Ints) -> Array:
+    """The encodings of boards given as arrays, one row each: the counts of the player on
+    roll (``me``) and of the other side (``them``), 26 a row in each side's numbering
+    (0 off, 1..24, 25 bar) as :attr:`Position.player`, and :func:`side_extras`' four
+    numbers a row.  :func:`encode` of positions; boards that are not positions yet (a
+    search's) are encoded without building them.
+
+    >>> from gammon import Position
+    >>> start = Position.initial("acey-deucey")
+    >>> me = np.array([start.player], dtype=np.float64)
+    >>> them = np.array([start.opponent], dtype=np.float64)
+    >>> extras = np.array([side_extras(start)])
+    >>> bool((encode_sides("acey-deucey", me, them, extras) == encode([start])).all())
+    True
+    """
+    family = family_of(variant)
     pins = (extras[:, 0], extras[:, 1])
     wait = (extras[:, 2].astype(np.float64), extras[:, 3].astype(np.float64))
     return np.concatenate(

@@ -5,7 +5,8 @@ afterstate of the roll in one batch and plays the best for the mover (0-ply gree
 with chance ``epsilon`` a random legal move instead).  After each move the estimate
 of the position before it moves towards the estimate of the position after it (or
 the result, when the game ends), with eligibility traces that decay by ``lam`` per
-move (Sutton's TD(λ)).  The net always sees the player on roll; the traces and
+move (Sutton's TD(λ)).  Acey-deucey's 1-2, whose plays are too many to list, is
+chosen by the staged search of :mod:`.bonus` (exploring among the plays it found).  The net always sees the player on roll; the traces and
 errors are kept for one fixed side, so that the two players' turns can share them.
 
 Everything random (dice, exploration, initial weights) comes from ``seed``; a
@@ -34,7 +35,8 @@ from gammon.dice import Dice
 from gammon.position import Position
 from gammon.variants import get_variant
 
-from .bot import mover_outputs
+from .bonus import BonusRanking, bonus_ranking
+from .bot import mover_outputs, outcome
 from .features import encode, input_size
 from .net import Net, equity
 
@@ -156,6 +158,9 @@ class Trainer:
         after acey-deucey's bonus roll); the outcome is for that player, or None while
         the game goes on, and then the encoding is the next position's.
         """
+        ranked = bonus_ranking(self.net, position, dice)
+        if ranked is not None:  # acey-deucey's 1-2: the staged search, never every play
+            return self._bonus_choice(position, ranked)
         moves = position.legal_moves(dice)
         if not moves:
             after = position.apply(position.pass_move(dice))
@@ -165,6 +170,21 @@ class Trainer:
         nexts, again, finals, mine, inputs = mover_outputs(self.net, position, moves)
         i = int(np.argmax(equity(mine)))
         return nexts[i], again[i], finals[i], inputs[i]
+
+    def _bonus_choice(
+        self, position: Position, ranked: BonusRanking
+    ) -> tuple[Position, bool, Array | None, Array | None]:
+        """:meth:`_choose` for a 1-2: the search's best play (a random one of those it
+        found with chance ``epsilon``), its position built from its board."""
+        pick = 0
+        if self.rng.random() < self.config.epsilon:
+            pick = int(self.rng.integers(len(ranked.keys)))
+        player, opponent, pinned, waiting = position.rules.after(position, ranked.keys[pick])
+        after = Position(player, opponent, position.variant, pinned, waiting)
+        again = ranked.again[pick]
+        nxt = after.flipped() if again else after
+        final = outcome(nxt)
+        return nxt, again, final, None if final is not None else encode([nxt])[0]
 
     def play_game(self) -> int:
         """Play one game of self-play, learning as it goes; the number of moves."""
