@@ -39,13 +39,18 @@ from gammon.errors import (
 )
 from gammon.notation import drawing, svg, xgid
 from gammon.notation.movetext import PASS_WORDS, format_move, parse_move_text
-from gammon.notation.position_id import (
-    decode_position_id,
-    encode_position_id,
-    encode_position_key,
-)
+from gammon.notation.position_id import decode_suffixed, encode_position_key, encode_suffixed
 from gammon.rules import rules_for
-from gammon.rules.base import COUNTED, GameResult, LazyPlays, Rules, game_result, how_many, is_drawn
+from gammon.rules.base import (
+    COUNTED,
+    GameResult,
+    LazyPlays,
+    Rules,
+    game_result,
+    how_many,
+    is_drawn,
+    side_from_points,
+)
 from gammon.rules.board import board_layout, sides_from_layout
 from gammon.step import BAR, OFF, Step, point_text
 from gammon.variants import Variant, get_variant
@@ -142,27 +147,8 @@ class Position:
         13
         """
         v = get_variant(variant)
-        sides = []
-        for name, points, bar in (
-            ("player", player, player_bar),
-            ("opponent", opponent, opponent_bar),
-        ):
-            counts = [0] * 26
-            for point, n in points.items():
-                if type(point) is not int or not 1 <= point <= 24:
-                    raise InvalidPositionError(f"{name}: point {point!r} is not 1..24")
-                if type(n) is not int or n < 0:
-                    raise InvalidPositionError(f"{name}: bad count {n!r} on point {point}")
-                counts[point] += n
-            if type(bar) is not int or bar < 0:
-                raise InvalidPositionError(f"{name}: bad bar count {bar!r}")
-            counts[25] = bar
-            on_board = sum(counts)
-            if on_board > v.checkers:
-                raise InvalidPositionError(f"{name} has {on_board} checkers, at most {v.checkers}")
-            counts[0] = v.checkers - on_board
-            sides.append(tuple(counts))
-        return cls(sides[0], sides[1], v)
+        mine = side_from_points("player", player, player_bar, v.checkers)
+        return cls(mine, side_from_points("opponent", opponent, opponent_bar, v.checkers), v)
 
     @classmethod
     def from_position_id(cls, text: str, variant: str | Variant = "standard") -> Position:
@@ -179,23 +165,7 @@ class Position:
         gammon.errors.InvalidNotationError: invalid Position ID '4HPwATDgc/ABM!': expected 14 characters of A-Z a-z 0-9 + /
         """
         v = get_variant(variant)
-        base, pinned, waiting = text, _NONE, _NONE
-        if isinstance(text, str) and ":" in text:
-            base, _, extra = text.partition(":")
-            tag, values = extra[:1], extra[1:].split(".")
-            pair = None
-            if tag in ("p", "w") and len(values) == 2:
-                base16 = 16 if tag == "p" else 10
-                try:
-                    pair = (int(values[0], base16), int(values[1], base16))
-                except ValueError:
-                    pair = None
-            if pair is None:
-                raise InvalidNotationError(f"invalid Position ID {text!r}: bad suffix {extra!r}")
-            pinned, waiting = (pair, _NONE) if tag == "p" else (_NONE, pair)
-        player, opponent = decode_position_id(base, v.checkers)
-        player = (player[0] - waiting[0], *player[1:])
-        opponent = (opponent[0] - waiting[1], *opponent[1:])
+        player, opponent, pinned, waiting = decode_suffixed(text, v.checkers)
         try:
             return cls(player, opponent, v, pinned, waiting)
         except InvalidPositionError as exc:
@@ -241,13 +211,7 @@ class Position:
 
         Same-direction games reuse gnubg's encoding of each side in its own numbering.
         """
-        pinned, waiting = self.pinned, self.waiting
-        pid = encode_position_id(self.player, self.opponent)
-        if any(pinned):
-            return f"{pid}:p{pinned[0]:x}.{pinned[1]:x}"
-        if any(waiting):
-            return f"{pid}:w{waiting[0]}.{waiting[1]}"
-        return pid
+        return encode_suffixed(self.player, self.opponent, self.pinned, self.waiting)
 
     def position_key(self) -> str:
         """The 20-letter gnubg position key; the Position ID off the backgammon board
@@ -408,8 +372,7 @@ class Position:
         >>> Position.initial("acey-deucey").can_move("21"), Position.initial().can_move("66")
         (True, True)
         """
-        d = Dice.coerce(dice)
-        return self.rules.lazy_plays(self, d) is not None or bool(self.legal_moves(d))
+        return self.first_legal_move(dice) is not None
 
     def first_legal_move(self, dice: DiceLike) -> Move | None:
         """The first of :meth:`legal_moves` (None when the roll cannot be played), found
@@ -421,11 +384,9 @@ class Position:
         True
         """
         d = Dice.coerce(dice)
-        lazy = self.rules.lazy_plays(self, d)
-        if lazy is not None:
+        if (lazy := self.rules.lazy_plays(self, d)) is not None:
             return self._lazy_move(d, lazy, lazy.first())
-        moves = self.legal_moves(d)
-        return moves[0] if moves else None
+        return next(iter(self.legal_moves(d)), None)
 
     def move_to(self, dice: DiceLike, key: int) -> Move:
         """The legal move of ``dice`` whose resulting board is ``key`` (a :attr:`Move.key`),

@@ -25,8 +25,10 @@ from gammon.errors import InvalidNotationError, InvalidPositionError
 __all__ = [
     "decode_position_id",
     "decode_position_key",
+    "decode_suffixed",
     "encode_position_id",
     "encode_position_key",
+    "encode_suffixed",
 ]
 
 _ID_RE: Final = re.compile(r"^[A-Za-z0-9+/]{14}$")
@@ -112,3 +114,59 @@ def decode_position_key(text: str, checkers: int = 15) -> tuple[tuple[int, ...],
         raise InvalidNotationError(f"invalid position key {text!r}: expected 20 letters A-P")
     raw = bytes((ord(text[i]) - 65) << 4 | (ord(text[i + 1]) - 65) for i in range(0, 20, 2))
     return _from_bytes(raw, text, checkers)
+
+
+Pair = tuple[int, int]
+
+
+def encode_suffixed(
+    player: tuple[int, ...], opponent: tuple[int, ...], pinned: Pair, waiting: Pair
+) -> str:
+    """gammon's Position ID: gnubg's, then plakoto's pins (``:p<player>.<opponent>``, hex
+    bit masks) or acey-deucey's checkers still to enter (``:w<player>.<opponent>``) when
+    they are not zero.  ``player[0]`` counts the borne-off and the waiting checkers.
+
+    >>> encode_suffixed((0,) * 6 + (15,) + (0,) * 19, (0,) * 6 + (15,) + (0,) * 19, (1, 0), (0, 0))
+    '4P8PAADg/w8AAA:p1.0'
+    """
+    pid = encode_position_id(player, opponent)
+    if any(pinned):
+        return f"{pid}:p{pinned[0]:x}.{pinned[1]:x}"
+    if any(waiting):
+        return f"{pid}:w{waiting[0]}.{waiting[1]}"
+    return pid
+
+
+def decode_suffixed(
+    text: str, checkers: int = 15
+) -> tuple[tuple[int, ...], tuple[int, ...], Pair, Pair]:
+    """The sides, pins and waiting checkers of :func:`encode_suffixed`'s text (the
+    waiting checkers no longer counted on ``[0]``).
+
+    >>> decode_suffixed("AADgAwAA4AMAAA:w2.0")[2:]
+    ((0, 0), (2, 0))
+    >>> decode_suffixed("AADgAwAA4AMAAA:x1")
+    Traceback (most recent call last):
+    ...
+    gammon.errors.InvalidNotationError: invalid Position ID 'AADgAwAA4AMAAA:x1': bad suffix 'x1'
+    """
+    base, pinned, waiting = text, (0, 0), (0, 0)
+    if isinstance(text, str) and ":" in text:
+        base, _, extra = text.partition(":")
+        tag, values = extra[:1], extra[1:].split(".")
+        pair = None
+        if tag in ("p", "w") and len(values) == 2:
+            try:
+                pair = (
+                    int(values[0], 16 if tag == "p" else 10),
+                    int(values[1], 16 if tag == "p" else 10),
+                )
+            except ValueError:
+                pair = None
+        if pair is None:
+            raise InvalidNotationError(f"invalid Position ID {text!r}: bad suffix {extra!r}")
+        pinned, waiting = (pair, (0, 0)) if tag == "p" else ((0, 0), pair)
+    player, opponent = decode_position_id(base, checkers)
+    player = (player[0] - waiting[0], *player[1:])
+    opponent = (opponent[0] - waiting[1], *opponent[1:])
+    return player, opponent, pinned, waiting

@@ -18,7 +18,7 @@ GameResult(winner='player', points=3)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Hashable, Iterable, Sequence
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol, TypeVar
 
@@ -46,6 +46,7 @@ __all__ = [
     "is_drawn",
     "path_ends",
     "search_steps",
+    "side_from_points",
 ]
 
 #: One checker moved by one die: ``(from, to, die, hit)`` (hit: 1 for a hit or a pin).
@@ -143,6 +144,32 @@ def path_ends(paths: list[Path]) -> tuple[list[int], set[int]]:
         delta[path.points[-1]] += 1
         stars |= {pt for pt, hit in zip(path.points, path.hits, strict=True) if hit}
     return delta, stars
+
+
+def side_from_points(
+    name: str, points: Mapping[int, int], bar: int, checkers: int
+) -> tuple[int, ...]:
+    """One side's 26 counts from a ``{point: count}`` map in its own numbering and its
+    bar; the checkers on neither are borne off.  Raises :class:`InvalidPositionError`.
+
+    >>> side_from_points("player", {6: 2, 8: 1}, 1, 15)[:9], side_from_points("p", {}, 0, 15)[25]
+    ((11, 0, 0, 0, 0, 0, 2, 0, 1), 0)
+    """
+    counts = [0] * 26
+    for point, n in points.items():
+        if type(point) is not int or not 1 <= point <= 24:
+            raise InvalidPositionError(f"{name}: point {point!r} is not 1..24")
+        if type(n) is not int or n < 0:
+            raise InvalidPositionError(f"{name}: bad count {n!r} on point {point}")
+        counts[point] += n
+    if type(bar) is not int or bar < 0:
+        raise InvalidPositionError(f"{name}: bad bar count {bar!r}")
+    counts[25] = bar
+    on_board = sum(counts)
+    if on_board > checkers:
+        raise InvalidPositionError(f"{name} has {on_board} checkers, at most {checkers}")
+    counts[0] = checkers - on_board
+    return tuple(counts)
 
 
 def check_counts(
