@@ -262,8 +262,9 @@ def test_a_key_whose_jobs_turn_long_leaves_the_quick_workers() -> None:
 
 @pytest.mark.skipif(not bots_available(), reason="needs the bot extra")
 def test_a_quiet_tables_bot_is_not_held_up_by_heavy_bots() -> None:
-    """Four tables' world-class bots at an acey-deucey 1-2 (about a second or more each
-    decision, at most their 2.5 s budget) keep the bot worker busy; a quiet table's expert
+    """Four tables' expert bots at an acey-deucey 1-2 (the hand-made bot scores each of
+    its 13,223 plays: half a second or more each decision, at most their 2.5 s budget;
+    the world-class net's staged search takes a few ms) keep the bot worker busy; a quiet table's expert
     bot answers each decision in a fraction of that all the same (on the quick worker), in
     real worker processes.  Without the quick worker it waits for the running heavy
     decision: half of one, on average."""
@@ -290,7 +291,7 @@ def test_a_quiet_tables_bot_is_not_held_up_by_heavy_bots() -> None:
             async def loop(key: int) -> None:
                 while time.monotonic() < stop:
                     started = time.monotonic()
-                    await runner.choose(heavy, 0, "world-class", Dice(1, 2), key=key)
+                    await runner.choose(heavy, 0, "expert", Dice(1, 2), key=key)
                     heavy_took.append(time.monotonic() - started)
 
             for k in range(4):
