@@ -11,7 +11,8 @@ checkpoint ``--out`` (its settings win over the command line's).  A checkpoint i
 written every ``--every`` games and at the end (``--keep`` keeps each one as
 ``<out>.<games>.npz`` too, to pick the strongest); ``--init`` starts a new run from
 the weights of a net file (the shipped one, say) instead of random ones, counting
-``--init-games`` games already played (for the learning rate); ``--ship`` also writes the weights
+``--init-games`` games already played (for the learning rate), widened to ``--hidden``
+units when it has fewer (the new units start with no effect); ``--ship`` also writes the weights
 (float32, no training state) to src/gammon/bots/nets/data/<variant>.npz, the file
 the package loads.  Logs games, games per second and moves per game.
 """

@@ -44,6 +44,19 @@ def test_every_legal_move_parses_back_from_its_text(p: Position, roll: Dice) -> 
 
 
 @given(positions(), dice)
+def test_move_texts_are_the_moves_texts_and_the_parser_agrees(p: Position, roll: Dice) -> None:
+    texts = p.move_texts(roll)
+    assert list(texts.values()) == list(p.legal_moves(roll))
+    assert list(texts) == [str(m) for m in p.legal_moves(roll)]
+    for text, move in texts.items():
+        parsed = p.parse_move(text, roll)  # a kept text: a lookup
+        assert parsed == move and parsed.origin is p and move.origin is p
+        assert parsed.steps == move.steps
+        # the paths the other way round are not a kept text: the full parser reads them
+        assert p.parse_move(" ".join(reversed(text.split())), roll) == move
+
+
+@given(positions(), dice)
 def test_fast_paths_equal_the_reference_generator(p: Position, roll: Dice) -> None:
     m, o = list(p.player), list(p.opponent[::-1])
     keys = play_keys(list(m), list(o), roll.d1, roll.d2, p.variant.hitter_rule)

@@ -77,8 +77,11 @@ def test_legal_moves_are_sound(position: Position, dice: Dice) -> None:
     moves = position.legal_moves(dice)
     assert len({m.position_after() for m in moves}) == len(moves)
     assert len({len(m) for m in moves}) <= 1  # the maximal-usage rule: one length
+    assert list(position.move_texts(dice).values()) == list(moves)
     for move in moves:
         assert position.parse_move(str(move), dice) == move
+        # not a kept text (paths the other way round): read by the full parser
+        assert position.parse_move(" ".join(reversed(str(move).split())), dice) == move
         after = position.apply(move)
         assert checkers(after) == (15, 15)
         assert rebuilt(after) == after

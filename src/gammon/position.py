@@ -25,8 +25,9 @@ fevga, long nardy, jacquet, acey-deucey) through :mod:`gammon.rules.track`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import repeat
 from typing import Any, Final, overload
 
@@ -195,11 +196,6 @@ class Position:
         True
         """
         v = get_variant(variant)
-        if not v.standard_geometry:
-            raise InvalidPositionError(
-                f"bgsage's board layout describes only the backgammon geometry, not {v.name} "
-                f"(board {list(board)!r})"
-            )
         player, opponent = sides_from_layout(board, v)
         return cls(player, opponent, v)
 
@@ -251,8 +247,6 @@ class Position:
         return _make(self.opponent, self.player, (op, mp), (ow, mw), self.variant, self.rules)
 
     def __repr__(self) -> str:
-        if self.variant.checkers > 15:  # pragma: no cover - no such variant yet
-            return f"Position({self.player!r}, {self.opponent!r}, {self.variant!r})"
         extra = "" if self.variant.name == "standard" else f", variant={self.variant.name!r}"
         return f"Position.from_position_id({self.position_id()!r}{extra})"
 
@@ -286,11 +280,8 @@ class Position:
     def pip_count(self) -> tuple[int, int]:
         """Pips still to travel: ``(player, opponent)``; a checker on the bar or still to
         enter counts 25."""
-        waiting = self.waiting
-        return (
-            sum(p * c for p, c in enumerate(self.player)) + 25 * waiting[0],
-            sum(p * c for p, c in enumerate(self.opponent)) + 25 * waiting[1],
-        )
+        mine, theirs = (sum(p * c for p, c in enumerate(s)) for s in (self.player, self.opponent))
+        return mine + 25 * self.waiting[0], theirs + 25 * self.waiting[1]
 
     def is_race(self) -> bool:
         """Whether no more contact is possible (the armies have passed each other).
@@ -365,6 +356,16 @@ class Position:
         return tuple(
             map(_make_move, repeat(Move), zip(repeat(self), repeat(d), keys, repeat(memo)))
         )
+
+    def move_texts(self, dice: DiceLike) -> dict[str, Move]:
+        """:meth:`legal_moves` by their texts, in order (none for acey-deucey's 1-2), kept
+        for the last 512 rolls asked: :meth:`parse_move` of such a text is then a lookup.
+
+        >>> list(Position.initial().move_texts("21"))[:3]
+        ['24/23 24/22', '24/22 8/7', '24/22 6/5']
+        """
+        d = Dice.coerce(dice)
+        return {text: _make_move(Move, (self, d, *kept)) for text, kept in _texts(self, d).items()}
 
     def can_move(self, dice: DiceLike) -> bool:
         """Whether the roll has a legal move (acey-deucey's 1-2 asks only its 1 and 2).
@@ -459,21 +460,19 @@ class Position:
         """
         d = Dice.coerce(dice)
         lazy = self.rules.lazy_plays(self, d)  # acey-deucey's 1-2: never listed in full
+        if lazy is None and type(text) is str and (kept := _texts(self, d).get(text)):
+            return _make_move(Move, (self, d, *kept))
         legal = self.legal_moves(d) if lazy is None else ()
         pid = self.position_id()
         if not isinstance(text, str):
             raise InvalidNotationError(f"invalid move {text!r}: expected text; position {pid}")
         if text.strip().lower() in PASS_WORDS:
-            if lazy is not None:
-                such = self._lazy_move(d, lazy, lazy.first())
+            if lazy is not None or legal:
+                many = how_many(len(legal) if lazy is None else lazy.count(COUNTED))
+                such = legal[0] if lazy is None else self._lazy_move(d, lazy, lazy.first())
                 raise IllegalMoveError(
                     f"illegal move {text!r} with {d} in position {pid}: "
-                    f"{how_many(lazy.count(COUNTED))} legal moves exist, such as {such}"
-                )
-            if legal:
-                raise IllegalMoveError(
-                    f"illegal move {text!r} with {d} in position {pid}: "
-                    f"{how_many(len(legal))} legal moves exist, such as {legal[0]}"
+                    f"{many} legal moves exist, such as {such}"
                 )
             return _make_move(Move, (self, d, 0, {0: ()}))
         try:
@@ -538,14 +537,17 @@ class Position:
         return _make_move(Move, (self, dice, key, {key: lazy.raw(key)}))
 
 
-def _setter(name: str) -> Callable[[Position, object], None]:
-    """The slot's own setter: a frozen dataclass refuses ``setattr``."""
-    setter: Callable[[Position, object], None] = getattr(Position, name).__set__
-    return setter
+@lru_cache(maxsize=512)  # each legal move's text -> its (key, steps memo); read only
+def _texts(pos: Position, dice: Dice) -> dict[str, tuple[int, dict[int, tuple[int, ...]]]]:
+    moves = pos.legal_moves(dice) if pos.rules.lazy_plays(pos, dice) is None else ()
+    blots = pos.rules.blots(pos)  # once for all the moves
+    return {format_move(m._raw(), blots): (m.key, _get(m, 3)) for m in moves}
 
 
-_SET_PLAYER, _SET_OPPONENT, _SET_VARIANT, _SET_PINNED, _SET_WAITING, _SET_RULES = map(
-    _setter, ("player", "opponent", "variant", "pinned", "waiting", "rules")
+# each slot's own setter: a frozen dataclass refuses ``setattr``
+_SET_PLAYER, _SET_OPPONENT, _SET_VARIANT, _SET_PINNED, _SET_WAITING, _SET_RULES = (
+    getattr(Position, name).__set__
+    for name in ("player", "opponent", "variant", "pinned", "waiting", "rules")
 )
 
 

@@ -196,7 +196,13 @@ def board_layout(pos: PositionLike) -> tuple[int, ...]:
 def sides_from_layout(
     board: Sequence[int], variant: Variant
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The player's and the opponent's counts of a :func:`board_layout` board."""
+    """The player's and the opponent's counts of a :func:`board_layout` board (only the
+    backgammon geometry has one)."""
+    if not variant.standard_geometry:
+        raise InvalidPositionError(
+            f"bgsage's board layout describes only the backgammon geometry, not {variant.name} "
+            f"(board {list(board)!r})"
+        )
     if len(board) != 26:
         raise InvalidPositionError(f"a board has 26 entries, got {len(board)}")
     player = [0] * 26

@@ -158,7 +158,7 @@ def list_moves(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
     # acey-deucey's 1-2 is counted (up to the limit) before it is listed
     lazy = position.rules.lazy_plays(position, Dice(*dice))
     over = lazy is not None and lazy.count(MOVES_LIMIT) > MOVES_LIMIT
-    moves = () if over else position.legal_moves(dice)
+    moves = {} if over else position.move_texts(dice)
     if over or len(moves) > MOVES_LIMIT:
         options = position.step_options(dice)
         return {
@@ -172,7 +172,7 @@ def list_moves(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
             },
         }
     return {
-        "moves": [{"move": str(m), "steps": m.step_rows()} for m in moves],
+        "moves": [{"move": text, "steps": m.step_rows()} for text, m in moves.items()],
         "moves_omitted": False,
         "forced": len(moves) == 1,
         "step_options": None,

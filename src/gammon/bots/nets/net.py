@@ -98,6 +98,30 @@ class Net:
         """A copy with its own arrays."""
         return Net(self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy())
 
+    def widened(self, hidden: int, seed: int) -> Net:
+        """This net with ``hidden`` hidden units: the new units get small random input
+        weights (from ``seed``) and no say in the outputs yet, so the widened net
+        computes exactly what this one does; training then puts them to use.
+
+        >>> net = Net.initial(6, 3, seed=1)
+        >>> wide = net.widened(5, seed=2)
+        >>> wide.w1.shape, wide.w2.shape
+        ((5, 6), (3, 5))
+        >>> x = np.linspace(0, 1, 12).reshape(2, 6)
+        >>> bool(np.allclose(wide.forward(x), net.forward(x)))
+        True
+        """
+        extra = hidden - self.w1.shape[0]
+        if extra < 0:
+            raise ValueError(f"a net of {self.w1.shape[0]} hidden units cannot shrink to {hidden}")
+        rng = np.random.default_rng(seed)
+        return Net(
+            np.vstack([self.w1, rng.uniform(-0.1, 0.1, (extra, self.w1.shape[1]))]),
+            np.concatenate([self.b1, np.zeros(extra)]),
+            np.hstack([self.w2, np.zeros((self.w2.shape[0], extra))]),
+            self.b2.copy(),
+        )
+
     def arrays(self) -> dict[str, Array]:
         """The weights by name, as saved."""
         return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}

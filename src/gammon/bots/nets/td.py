@@ -85,15 +85,24 @@ class Trainer:
         return cls(config, net, np.random.default_rng([config.seed, 1]))
 
     def from_weights(self, net: Net, games: int = 0) -> Trainer:
-        """This run started from ``net``'s weights (copied) as if ``games`` were played.
+        """This run started from ``net``'s weights (copied) as if ``games`` were played;
+        a net with fewer hidden units than the run's is widened (:meth:`Net.widened`,
+        the new units' weights from the run's seed).
 
         >>> base = Trainer.new(TrainConfig("fevga", hidden=4, seed=3))
         >>> again = Trainer.new(TrainConfig("fevga", hidden=4, seed=5)).from_weights(base.net, 10)
         >>> bool((again.net.w1 == base.net.w1).all()), again.games
         (True, 10)
+        >>> wide = Trainer.new(TrainConfig("fevga", hidden=6, seed=5)).from_weights(base.net)
+        >>> wide.net.w1.shape[0], bool((wide.net.w1[:4] == base.net.w1).all())
+        (6, True)
         """
-        if net.w1.shape != self.net.w1.shape:
+        if net.w1.shape[1] != self.net.w1.shape[1] or net.w1.shape[0] > self.net.w1.shape[0]:
             raise ValueError(f"weights of shape {net.w1.shape}, the run needs {self.net.w1.shape}")
+        if net.w1.shape[0] < self.net.w1.shape[0]:
+            return Trainer(
+                self.config, net.widened(self.config.hidden, self.config.seed), self.rng, games
+            )
         return Trainer(self.config, net.copy(), self.rng, games)
 
     # ------------------------------------------------------------------ checkpoints
