@@ -185,34 +185,6 @@ def _doubles(m: list[int], o: list[int], d: int) -> list[int]:
     landed = [0] * 26
     result: list[int] = []
 
-    def walk(j: int, left: int, key: int) -> None:
-        append = result.append
-        for i in range(j, n_sources):
-            p = sources[i]
-            if not avail[p]:
-                continue
-            t = targets[i]
-            k = key + hit_keys[i] if blots[i] and not landed[t] else key + keys[i]
-            if left == 1:
-                append(k)
-                continue
-            avail[p] -= 1
-            avail[t] += 1
-            landed[t] += 1
-            if left == 2:
-                # the last step, inlined: every source still holding a checker ends a play
-                for i2 in range(i, n_sources):
-                    if avail[sources[i2]]:
-                        if blots[i2] and not landed[targets[i2]]:
-                            append(k + hit_keys[i2])
-                        else:
-                            append(k + keys[i2])
-            else:
-                walk(i, left - 1, k)
-            landed[t] -= 1
-            avail[t] -= 1
-            avail[p] += 1
-
     if need == 4:
         # the common case, unrolled: four nested loops instead of recursive calls
         for i1 in range(n_sources):
@@ -258,7 +230,37 @@ def _doubles(m: list[int], o: list[int], d: int) -> list[int]:
             avail[t1] -= 1
             avail[p1] += 1
         return result
+
+    def walk(j: int, left: int, key: int) -> None:
+        append = result.append
+        for i in range(j, n_sources):
+            p = sources[i]
+            if not avail[p]:
+                continue
+            t = targets[i]
+            k = key + hit_keys[i] if blots[i] and not landed[t] else key + keys[i]
+            if left == 1:
+                append(k)
+                continue
+            avail[p] -= 1
+            avail[t] += 1
+            landed[t] += 1
+            if left == 2:
+                # the last step, inlined: every source still holding a checker ends a play
+                for i2 in range(i, n_sources):
+                    if avail[sources[i2]]:
+                        if blots[i2] and not landed[targets[i2]]:
+                            append(k + hit_keys[i2])
+                        else:
+                            append(k + keys[i2])
+            else:
+                walk(i, left - 1, k)  # noqa: F821 (del below)
+            landed[t] -= 1
+            avail[t] -= 1
+            avail[p] += 1
+
     walk(0, need, base)
+    del walk  # its closure refers to itself: free it now, not in a garbage collection
     return result
 
 
@@ -318,7 +320,7 @@ def _doubles_home(m: list[int], o: list[int], d: int) -> list[int]:
             m[t] += 1
             if hit:
                 o[t] = 0
-            walk(s, left - 1, k, used + 1, out - 1 if s > 6 >= t else out)
+            walk(s, left - 1, k, used + 1, out - 1 if s > 6 >= t else out)  # noqa: F821 (del below)
             if hit:
                 o[t] = 1
             m[t] -= 1
@@ -328,6 +330,7 @@ def _doubles_home(m: list[int], o: list[int], d: int) -> list[int]:
             most[0] = max(most[0], used)
 
     walk(24, 4, 0, 0, sum(m[7:25]))
+    del walk  # a closure that refers to itself: free it now
     return [k for k, used in found.items() if used == most[0]]
 
 
@@ -399,7 +402,8 @@ def generic_plays(
                 if becomes_hitter and t > 0:
                     hitters[t] += 1
                 step_key = W[t] - W[s] + (H[t] if hit else 0)
-                walk(order_i, seq, i + 1, key + step_key, (*raw, s, t, d, int(hit)))
+                raw_next = (*raw, s, t, d, int(hit))
+                walk(order_i, seq, i + 1, key + step_key, raw_next)  # noqa: F821 (del below)
                 if becomes_hitter and t > 0:
                     hitters[t] -= 1
                 if is_hitter:
@@ -414,6 +418,7 @@ def generic_plays(
 
     for order_i, seq in enumerate(orders):
         walk(order_i, seq, 0, 0, ())
+    del walk  # a closure that refers to itself: free it now
     most = max((used for used, _, _ in leaves.values()), default=0)
     if most == 0:
         return {}

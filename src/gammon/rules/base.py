@@ -321,7 +321,13 @@ def search_steps(
             found = (
                 (settled is not None and settled(node, depth))
                 or ends(node, depth)
-                or (depth < need and any(reaches(n, depth + 1) for _, n in walk.successors(node)))
+                or (
+                    depth < need
+                    and any(
+                        reaches(n, depth + 1)  # noqa: F821 (del below)
+                        for _, n in walk.successors(node)
+                    )
+                )
             )
             memo[node, depth] = found
         return found
@@ -338,6 +344,7 @@ def search_steps(
                 steps.setdefault(raw[:3], raw)
                 if left is None:
                     left = walk.left(node)
+    del reaches  # a closure that refers to itself: free it now
     if played and complete is None and not steps:
         text = " ".join(map(str, played))
         raise IllegalMoveError(f"steps {text} cannot be completed into a legal move {where}")

@@ -314,12 +314,15 @@ def _candidate_keys(
                 nxt = pos - die
                 rest = pool[:j] + pool[j + 1 :]
                 if nxt == t or (t == 0 and nxt < 0):
-                    cover(i + 1, rest, landings + stops + [t], used + n + 1)
+                    ends = landings + stops + [t]
+                    cover(i + 1, rest, ends, used + n + 1)  # noqa: F821 (del below)
                 elif nxt > t:
-                    take(nxt, rest, [*stops, nxt], n + 1)
+                    take(nxt, rest, [*stops, nxt], n + 1)  # noqa: F821 (del below)
 
         if dist > 0:
             take(s, pool, [], 0)
+        del take  # closures that refer to themselves: free them now
 
     cover(0, dice_pool, [], 0)
+    del cover
     return keys, counts, no_blot

@@ -459,12 +459,13 @@ class BonusPlays:
                 return
             seen.add((key, r, bound))
             for s, t, kind, after in gen.double_steps(key, st, n, bound):
-                walk(after, gen.play(st, s, t, kind), n, r - 1, s, seen)
+                walk(after, gen.play(st, s, t, kind), n, r - 1, s, seen)  # noqa: F821 (del below)
 
         for n in range(1, 7):
             seen: set[tuple[int, int, int]] = set()
             for rank, (st, key) in enumerate(self._mids[1:]):
                 walk(key, st, n, self.depth(rank, n), 25, seen)
+        del walk  # a closure that refers to itself: free it now
         return out
 
     # ------------------------------------------------------------------ click to move

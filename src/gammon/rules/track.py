@@ -215,10 +215,12 @@ class _Generator:
             d = seq[i]
             for s, t, kind in self.steps(cur, d, head_left):
                 nxt = self.play(cur, s, t, kind)
-                walk(oi, seq, i + 1, nxt, (*raw, s, t, d, kind), head_left - (s == 24))
+                more = (*raw, s, t, d, kind)
+                walk(oi, seq, i + 1, nxt, more, head_left - (s == 24))  # noqa: F821 (del below)
 
         for oi, seq in enumerate(orders):
             walk(oi, seq, 0, st, (), heads)
+        del walk  # a closure that refers to itself: free it now
         if self.v.prime_rule:
             leaves = {k: c for k, c in leaves.items() if self.prime_ok(finals[k])}
         if self.v.start_quarter_rule:
@@ -324,14 +326,19 @@ class _Generator:
             if found is None:
                 found = 0
                 for s, t, kind, after in self.double_steps(key, st, n, bound):
-                    got = 1 + (reach(after, self.play(st, s, t, kind), k - 1, s) if k > 1 else 0)
+                    got = 1
+                    if k > 1:
+                        nxt = self.play(st, s, t, kind)
+                        got += reach(after, nxt, k - 1, s)  # noqa: F821 (del below)
                     found = max(found, got)
                     if found == k:
                         break
                 memo[key, k, bound] = found
             return found
 
-        return [reach(key, st, 4, 25) for key, st, _, _ in mids]
+        depths = [reach(key, st, 4, 25) for key, st, _, _ in mids]
+        del reach  # a closure that refers to itself: free it now
+        return depths
 
     def _double_layer(
         self, mids: list[_Mid], n: int, depth: int
