@@ -7,19 +7,32 @@ import gc
 import logging
 import socket
 import sys
+import time
 from collections.abc import Callable
+from typing import Final
 
 import uvicorn
 
 from gammon.server.app import create_app
 from gammon.server.settings import Settings
 
-__all__ = ["bind", "serve"]
+__all__ = ["GC_FULL_EVERY", "GC_THRESHOLDS", "bind", "collect_old", "serve"]
 
 log = logging.getLogger(__name__)
 
 #: Largest WebSocket frame uvicorn accepts (bigger ones close the socket with 1009).
 WS_MAX_FRAME = 64 * 1024
+
+#: The cyclic garbage collector's thresholds while serving: a young collection every 700
+#: new objects as usual, but what survives one is left for :func:`collect_old`.  A
+#: server's objects mostly live as long as their table (its journal, state and cached
+#: views), and with the default thresholds the collector scanned them again and again:
+#: at 200 matches, pauses of 20-30 ms a few times a second and of 60-140 ms every few
+#: seconds, on every table at once (``benchmarks/server_load.py``: action p99 ~120-230 ms
+#: with the defaults, ~60 ms with these).
+GC_THRESHOLDS: Final = (700, 1_000_000, 1_000_000)
+#: Seconds between full collections, which free reference cycles among older objects.
+GC_FULL_EVERY: Final = 600.0
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -38,6 +51,20 @@ def address(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}"
+
+
+async def collect_old(every: float = GC_FULL_EVERY) -> None:
+    """Every ``every`` seconds, a full collection (the only one :data:`GC_THRESHOLDS`
+    leaves), logged with its pause.  Runs until cancelled."""
+    while True:
+        await asyncio.sleep(every)
+        start = time.perf_counter()
+        freed = gc.collect()
+        log.info(
+            "full garbage collection: %d objects freed in %.0f ms",
+            freed,
+            (time.perf_counter() - start) * 1000,
+        )
 
 
 async def _serve(settings: Settings, ready: Callable[[str], None] | None) -> int:
@@ -62,10 +89,19 @@ async def _serve(settings: Settings, ready: Callable[[str], None] | None) -> int
         # cyclic garbage collector's scans, which shortens its pauses
         gc.collect()
         gc.freeze()
+        thresholds = gc.get_threshold()
+        gc.set_threshold(*GC_THRESHOLDS)
+        collector = asyncio.create_task(collect_old(), name="gammon-gc")
         if ready is not None:
             ready(address(sock))
+        try:
+            await task
+        finally:
+            collector.cancel()
+            gc.set_threshold(*thresholds)
+        return 0
     await task
-    return 0 if server.started else 1
+    return 1
 
 
 def serve(settings: Settings, ready: Callable[[str], None] | None = None) -> int:
