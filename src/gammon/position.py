@@ -278,8 +278,7 @@ class Position:
     # ------------------------------------------------------------------ facts
 
     def pip_count(self) -> tuple[int, int]:
-        """Pips still to travel: ``(player, opponent)``; a checker on the bar or still to
-        enter counts 25."""
+        """Pips to travel, ``(player, opponent)``; one on the bar or yet to enter counts 25."""
         mine, theirs = (sum(p * c for p, c in enumerate(s)) for s in (self.player, self.opponent))
         return mine + 25 * self.waiting[0], theirs + 25 * self.waiting[1]
 
@@ -296,8 +295,7 @@ class Position:
         return not self.is_race()
 
     def can_bear_off(self) -> bool:
-        """Whether every checker of the player on roll is in its home board (1..6) or off:
-        none on the bar, still to enter (acey-deucey) or pinned (plakoto)."""
+        """Whether all the mover's checkers are home (1..6) or off, none pinned or waiting."""
         return not any(self.player[7:26]) and not self.waiting[0] and not self.pinned[0]
 
     def opponent_can_bear_off(self) -> bool:
@@ -358,14 +356,15 @@ class Position:
         )
 
     def move_texts(self, dice: DiceLike) -> dict[str, Move]:
-        """:meth:`legal_moves` by their texts, in order (none for acey-deucey's 1-2), kept
-        for the last 512 rolls asked: :meth:`parse_move` of such a text is then a lookup.
+        """:meth:`legal_moves` by their texts, in order, kept for the last 512 rolls asked
+        (not acey-deucey's 1-2): :meth:`parse_move` of such a text is then a lookup.
 
         >>> list(Position.initial().move_texts("21"))[:3]
         ['24/23 24/22', '24/22 8/7', '24/22 6/5']
         """
         d = Dice.coerce(dice)
-        return {text: _make_move(Move, (self, d, *kept)) for text, kept in _texts(self, d).items()}
+        texts = _texts if self.rules.lazy_plays(self, d) is not None else _kept_texts
+        return {text: _make_move(Move, (self, d, *kept)) for text, kept in texts(self, d).items()}
 
     def can_move(self, dice: DiceLike) -> bool:
         """Whether the roll has a legal move (acey-deucey's 1-2 asks only its 1 and 2).
@@ -460,7 +459,7 @@ class Position:
         """
         d = Dice.coerce(dice)
         lazy = self.rules.lazy_plays(self, d)  # acey-deucey's 1-2: never listed in full
-        if lazy is None and type(text) is str and (kept := _texts(self, d).get(text)):
+        if lazy is None and type(text) is str and (kept := _kept_texts(self, d).get(text)):
             return _make_move(Move, (self, d, *kept))
         legal = self.legal_moves(d) if lazy is None else ()
         pid = self.position_id()
@@ -537,11 +536,12 @@ class Position:
         return _make_move(Move, (self, dice, key, {key: lazy.raw(key)}))
 
 
-@lru_cache(maxsize=512)  # each legal move's text -> its (key, steps memo); read only
 def _texts(pos: Position, dice: Dice) -> dict[str, tuple[int, dict[int, tuple[int, ...]]]]:
-    moves = pos.legal_moves(dice) if pos.rules.lazy_plays(pos, dice) is None else ()
-    blots = pos.rules.blots(pos)  # once for all the moves
-    return {format_move(m._raw(), blots): (m.key, _get(m, 3)) for m in moves}
+    blots = pos.rules.blots(pos)  # each legal move's text -> its (key, steps memo)
+    return {format_move(m._raw(), blots): (m.key, _get(m, 3)) for m in pos.legal_moves(dice)}
+
+
+_kept_texts = lru_cache(maxsize=512)(_texts)  # shared answers: read only
 
 
 # each slot's own setter: a frozen dataclass refuses ``setattr``

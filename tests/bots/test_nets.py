@@ -312,5 +312,12 @@ def test_a_run_starts_from_given_weights(tmp_path: Path) -> None:
     run = Trainer.new(TrainConfig("jacquet", hidden=5, seed=4)).from_weights(net, 100)
     assert run.games == 100 and np.array_equal(run.net.w1, net.w1)
     assert run.net.w1 is not net.w1
-    with pytest.raises(ValueError, match="shape"):
-        Trainer.new(TrainConfig("jacquet", hidden=6, seed=4)).from_weights(net)
+    # a wider run starts from the same function: the new units have no say yet
+    wide = Trainer.new(TrainConfig("jacquet", hidden=8, seed=4)).from_weights(net)
+    assert wide.net.w1.shape == (8, net.w1.shape[1])
+    x = np.random.default_rng(1).random((5, net.w1.shape[1]))
+    assert np.allclose(wide.net.forward(x), net.forward(x))
+    with pytest.raises(ValueError, match="shape"):  # never narrower
+        Trainer.new(TrainConfig("jacquet", hidden=4, seed=4)).from_weights(net)
+    with pytest.raises(ValueError, match="shape"):  # another variant's inputs
+        Trainer.new(TrainConfig("plakoto", hidden=5, seed=4)).from_weights(net)

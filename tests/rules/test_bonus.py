@@ -128,6 +128,16 @@ def test_the_sample_is_varied() -> None:
     assert sum(1 for p in SAMPLE for m in p.legal_moves(ROLL)[:50] if len(m) < 6) > 0
 
 
+@pytest.mark.parametrize("position", SAMPLE[:8], ids=[p.position_id() for p in SAMPLE[:8]])
+def test_move_texts_list_a_1_2_in_full(position: Position) -> None:
+    """A 1-2's moves by their texts are every legal move, in order (never kept: they can
+    number 224,158), each read back by the parser."""
+    texts = position.move_texts(ROLL)
+    assert list(texts.values()) == list(position.legal_moves(ROLL))
+    for text, move in list(texts.items())[:20]:
+        assert str(move) == text and position.parse_move(text, ROLL) == move
+
+
 @pytest.mark.parametrize("position", SAMPLE, ids=[p.position_id() for p in SAMPLE])
 def test_the_plays_are_the_full_lists(position: Position) -> None:
     """Each legal play is one (with the same steps, in the same order), the count and the
