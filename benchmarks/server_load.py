@@ -61,6 +61,18 @@ class Stats:
     server_cpu: float = float("nan")
     #: CPU seconds the client processes used while playing.
     client_cpu: float = 0.0
+    #: Share of the machine's CPU time the hypervisor gave to other machines meanwhile.
+    steal: float = float("nan")
+
+
+def steal_ticks() -> tuple[int, int]:
+    """(stolen, total) CPU ticks of the whole machine so far (Linux /proc/stat; zeros
+    elsewhere): on a virtual machine, the time other guests had this machine's cores."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    except (OSError, ValueError):
+        return 0, 0
+    return fields[7], sum(fields)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -317,8 +329,12 @@ def run(
             return
         time.sleep(max(0.0, start_at - time.time()))
         before = sum(cpu_seconds(pid) for pid in pids)
+        stolen = steal_ticks()
         time.sleep(duration)
         window.append(sum(cpu_seconds(pid) for pid in pids) - before)
+        after = steal_ticks()
+        if after[1] > stolen[1]:
+            window.append((after[0] - stolen[0]) / (after[1] - stolen[1]))
 
     meter = threading.Thread(target=measure, daemon=True)
     meter.start()
@@ -344,6 +360,8 @@ def run(
     meter.join(timeout=duration + 60)
     if window:
         stats.server_cpu = window[0]
+    if len(window) > 1:
+        stats.steal = window[1]
     return stats
 
 
@@ -438,6 +456,9 @@ def report(label: str, stats: Stats, duration: float) -> None:
             f"  server CPU: {stats.server_cpu:.1f} s = {stats.server_cpu / duration * 100:.0f}% "
             f"of one core (all server processes), {stats.server_cpu / n * 1000:.2f} ms per action"
         )
+    if stats.steal == stats.steal:
+        # a virtual machine's neighbours: the same code needs more CPU per action when high
+        print(f"  steal (CPU time the hypervisor gave elsewhere): {stats.steal * 100:.1f}%")
     print(
         f"  client CPU: {stats.client_cpu:.1f} s = {stats.client_cpu / duration * 100:.0f}% of one core"
     )
