@@ -16,28 +16,15 @@ import random
 import pytest
 
 from gammon import Dice, Position
+from gammon.sampling import game_positions
 from gammon.variants import VARIANTS
 
 ROLLS = [Dice(a, b) for a in range(1, 7) for b in range(a, 7)]
 
 
 def _positions(variant: str, n: int, rng: random.Random) -> list[Position]:
-    out: list[Position] = []
-    p = Position.initial(variant)
-    while len(out) < n:
-        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
-        if p.is_game_over():
-            p = Position.initial(variant)
-            continue
-        out.append(p)
-        first = p.first_legal_move(dice)
-        if first is None:
-            p = p.apply(p.pass_move(dice))
-        elif p.rules.lazy_plays(p, dice) is None:
-            p = p.apply(rng.choice(p.legal_moves(dice)))
-        else:
-            p = p.apply(first)
-    return out
+    turns = [position for position, _ in game_positions(rng, games=2, variant=variant)]
+    return rng.sample(turns, min(n, len(turns)))
 
 
 def _work(positions: list[Position]) -> None:
