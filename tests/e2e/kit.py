@@ -27,7 +27,14 @@ except ImportError:  # pragma: no cover - depends on the dev extra
     playwright_api = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Locator, Page
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        FloatRect,
+        Locator,
+        Page,
+    )
 
 CI = bool(os.environ.get("CI"))
 #: Viewports every page-level test runs at.
@@ -450,6 +457,24 @@ def resign_the_match(page: Page) -> Locator:
     return over
 
 
+def _settled_boxes(page: Page, *points: int) -> list[FloatRect]:
+    """The boxes of the hit areas over ``points`` once two reads 100 ms apart agree: a render
+    may be under way (the bot's move drawn, presence, a chat line) and may replace the board's
+    elements or move them between two reads."""
+    hits = [page.locator(f".board .hit[data-point='{p}']") for p in points]
+    last: list[FloatRect | None] = []
+    deadline = time.monotonic() + 10
+    while True:
+        for hit in hits:
+            hit.wait_for(state="visible")
+        boxes = [hit.bounding_box() for hit in hits]
+        if boxes == last and all(box is not None for box in boxes):
+            return [box for box in boxes if box is not None]
+        assert time.monotonic() < deadline, (points, boxes)
+        last = boxes
+        page.wait_for_timeout(100)
+
+
 def drag_step(page: Page) -> tuple[int, int]:
     """Drag a checker from the first source point to its first destination (mouse events)."""
     src, dest = page.evaluate(
@@ -460,11 +485,7 @@ def drag_step(page: Page) -> tuple[int, int]:
         return [from, [...p.destinations(opts, from)][0]];
     }"""
     )
-    points = [page.locator(f".board .hit[data-point='{p}']") for p in (src, dest)]
-    for point in points:  # a render may be under way (presence, a chat line): wait for it
-        point.wait_for(state="visible")
-    a, b = (point.bounding_box() for point in points)
-    assert a is not None and b is not None, (src, dest)
+    a, b = _settled_boxes(page, src, dest)
     page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] * 0.8)
     page.mouse.down()
     for i in range(1, 6):

@@ -123,7 +123,7 @@ def _gone(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/status", encoding="ascii") as status:
             return "\nState:\tZ" in status.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # reaped before the open, or the read
         return True
 
 
