@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Final
+from typing import Any, Final
 
 from gammon.errors import InvalidNotationError
 
@@ -45,8 +45,8 @@ class Path:
     hits: tuple[bool, ...]
 
 
-def _text(point: int) -> str:
-    return "bar" if point == 25 else "off" if point == 0 else str(point)
+#: Each point's name in move text, by number: 0 is off, 25 the bar.
+_TEXTS: Final = ("off", *(str(n) for n in range(1, 25)), "bar")
 
 
 def format_move(raw: tuple[int, ...], blots: frozenset[int] = frozenset()) -> str:
@@ -59,43 +59,61 @@ def format_move(raw: tuple[int, ...], blots: frozenset[int] = frozenset()) -> st
 
     >>> format_move((18, 16, 2, 0, 16, 15, 1, 0), blots=frozenset({17}))
     '18/16/15'
+    >>> format_move((13, 8, 5, 0, 13, 10, 3, 0)), format_move((6, 5, 1, 0, 8, 5, 3, 0))
+    ('13/10 13/8', '8/5 6/5')
     """
+    names = _TEXTS
+    if len(raw) == 8:  # the common case, two dice played, takes the short way
+        s1, t1, d1, h1, s2, t2, d2, h2 = raw
+        if s2 == t1 and t1:  # one checker moved by both dice
+            if h1:
+                stop = "/" + names[t1] + "*"
+            elif d1 != d2 and s1 - d2 in blots:  # the other order stops on a blot
+                stop = "/" + names[t1]
+            else:
+                stop = ""
+            return names[s1] + stop + "/" + names[t2] + ("*" if h2 else "")
+        a = names[s1] + "/" + names[t1] + ("*" if h1 else "")
+        b = names[s2] + "/" + names[t2] + ("*" if h2 else "")
+        if a == b:
+            return a + "(2)"
+        return a + " " + b if (s1, t1, b) > (s2, t2, a) else b + " " + a
     if not raw:
         return "pass"
     # Chain the steps into checker paths: a step leaving a point where an
-    # earlier path stopped continues that path.
-    paths: list[list[tuple[int, bool]]] = []
-    path_dice: list[list[int]] = []
+    # earlier path stopped continues that path.  A path: [start, end, dice, stops...]
+    # where a stop is (point, hit).
+    paths: list[list[Any]] = []
     for i in range(0, len(raw), 4):
-        s, t, die, hit = raw[i], raw[i + 1], raw[i + 2], bool(raw[i + 3])
-        for path, used in zip(paths, path_dice, strict=True):
-            if path[-1][0] == s and s != 0:
+        s, t, die, hit = raw[i], raw[i + 1], raw[i + 2], raw[i + 3]
+        for path in paths:
+            if path[1] == s and s:
+                path[1] = t
+                path[2].append(die)
                 path.append((t, hit))
-                used.append(die)
                 break
         else:
-            paths.append([(s, False), (t, hit)])
-            path_dice.append([die])
+            paths.append([s, t, [die], (t, hit)])
     texts = []
-    for path, used in zip(paths, path_dice, strict=True):
-        start = path[0][0]
+    for path in paths:
+        start, end, used = path[0], path[1], path[2]
         # with two different dice the other order stops elsewhere: show our stop if that one is a blot
         explicit = len(used) == 2 and used[0] != used[1] and (start - used[1]) in blots
-        parts = [_text(start)]
+        parts = [names[start]]
         last = len(path) - 1
-        for j in range(1, len(path)):
-            point, hit = path[j]
-            if hit or j == last or explicit:
-                parts.append(_text(point) + ("*" if hit else ""))
-        texts.append(("/".join(parts), path[0][0], path[-1][0]))
-    texts.sort(key=lambda x: (-x[1], -x[2], x[0]))
+        for k in range(3, len(path)):
+            point, hit = path[k]
+            if hit or k == last or explicit:
+                parts.append(names[point] + "*" if hit else names[point])
+        texts.append((-start, -end, "/".join(parts)))
+    texts.sort()
     out: list[str] = []
     i = 0
     while i < len(texts):
-        j = i
-        while j < len(texts) and texts[j][0] == texts[i][0]:
+        j = i + 1
+        while j < len(texts) and texts[j][2] == texts[i][2]:
             j += 1
-        out.append(texts[i][0] + (f"({j - i})" if j - i > 1 else ""))
+        out.append(texts[i][2] + (f"({j - i})" if j - i > 1 else ""))
         i = j
     return " ".join(out)
 
