@@ -40,7 +40,7 @@ def prepare(database_url: str) -> Targets:
     """Write the attack's tables to the database (before the server starts)."""
     sys.path.insert(0, str(TESTS))
     from gammon.server.auth import SESSION_COOKIE
-    from journalkit import write_long_session
+    from journalkit import write_long_session  # type: ignore[import-not-found]  # in tests/
 
     long = write_long_session(database_url, 80)
     options = {"variant": "acey-deucey", "cube": False}
@@ -115,7 +115,7 @@ async def _hello(ws: ClientConnection, seed: str | None = None) -> dict[str, Any
         hello["client_seed"] = seed
     await ws.send(json.dumps(hello))
     while True:
-        msg = json.loads(await ws.recv())
+        msg: dict[str, Any] = json.loads(await ws.recv())
         if msg["type"] == "state":
             return msg
 
@@ -155,7 +155,7 @@ async def _answer(
     given_up = time.monotonic() + 10
     while True:
         try:
-            msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+            msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
         except TimeoutError:
             if time.monotonic() > given_up:
                 return {"type": "error", "code": "no_answer"}
