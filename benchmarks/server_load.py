@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -45,6 +46,8 @@ from server_attack import keep_moves
 #: Seconds at the start of the play left out of the "after the first seconds" figures: all
 #: the players connect, get their snapshots and roll at the same moment.
 WARM_UP = 5.0
+#: A client event loop late by more than this (seconds) is counted as a stall.
+CLIENT_STALL = 0.02
 
 
 @dataclass
@@ -63,6 +66,9 @@ class Stats:
     client_cpu: float = 0.0
     #: Share of the machine's CPU time the hypervisor gave to other machines meanwhile.
     steal: float = float("nan")
+    #: Stalls of the client processes' own event loops over :data:`CLIENT_STALL` (seconds):
+    #: an acknowledgement read late there reads as the server's latency.
+    client_stalls: list[float] = field(default_factory=list)
 
 
 def steal_ticks() -> tuple[int, int]:
@@ -111,6 +117,7 @@ def server_process(
     sockets: int,
     source: str | None = None,
     profile: str | None = None,
+    cpus: set[int] | None = None,
 ) -> Iterator[tuple[str, int]]:
     """``gammon serve`` on 127.0.0.1, a free port; yields its address and pid.
 
@@ -118,6 +125,7 @@ def server_process(
     ``sockets`` WebSockets and any number of new guests and tables from there.
     ``source``: run the ``gammon`` of that source folder (another commit's ``src``).
     ``profile``: run it under cProfile, its statistics written to that file at the end.
+    ``cpus``: the CPUs it may run on (its threads, started later, inherit them).
     """
     env = dict(os.environ)
     if source is not None:
@@ -147,6 +155,8 @@ def server_process(
         text=True,
         env=env,
     )
+    if cpus is not None:
+        os.sched_setaffinity(proc.pid, cpus)
     try:
         assert proc.stdout is not None
         url = ""
@@ -316,8 +326,10 @@ def run(
     think: float,
     pids: list[int] | None = None,
     processes: int = 1,
+    cpus: set[int] | None = None,
 ) -> Stats:
-    """Play ``matches`` money sessions for ``duration`` s from ``processes`` client processes."""
+    """Play ``matches`` money sessions for ``duration`` s from ``processes`` client processes
+    (on ``cpus`` if given)."""
     import multiprocessing
 
     shares = [matches // processes + (i < matches % processes) for i in range(processes)]
@@ -343,7 +355,7 @@ def run(
         parts = pool.starmap(
             _client_process,
             [
-                (urls, share, i, start_at, duration, think)
+                (urls, share, i, start_at, duration, think, cpus)
                 for i, share in enumerate(shares)
                 if share
             ],
@@ -355,6 +367,7 @@ def run(
         stats.events += part.events
         stats.games += part.games
         stats.client_cpu += part.client_cpu
+        stats.client_stalls += part.client_stalls
         for code, n in part.errors.items():
             stats.errors[code] = stats.errors.get(code, 0) + n
     meter.join(timeout=duration + 60)
@@ -366,9 +379,28 @@ def run(
 
 
 def _client_process(
-    urls: list[str], matches: int, index: int, start_at: float, duration: float, think: float
+    urls: list[str],
+    matches: int,
+    index: int,
+    start_at: float,
+    duration: float,
+    think: float,
+    cpus: set[int] | None,
 ) -> Stats:
+    if cpus is not None:
+        os.sched_setaffinity(0, cpus)
     return asyncio.run(_clients(urls, matches, index, start_at, duration, think))
+
+
+def cpu_split(servers: int) -> tuple[list[set[int]], set[int]]:
+    """``--pin``: one CPU for each server process, the rest for the clients, which play
+    the part of players on other machines and must not take a server's core."""
+    available = sorted(os.sched_getaffinity(0))
+    if servers >= len(available):
+        raise SystemExit(
+            f"--pin needs more CPUs ({len(available)}) than server processes ({servers})"
+        )
+    return [{cpu} for cpu in available[:servers]], set(available[servers:])
 
 
 async def _clients(
@@ -411,17 +443,38 @@ async def _clients(
             print("warning: the setup ran past the common start", file=sys.stderr)
         await asyncio.sleep(max(0.0, start_at - time.time()))
         stop_at = time.monotonic() + duration
+        # 200 players' states in one process: with the collector on, its pauses (up to
+        # ~90 ms) held every player's acknowledgements, which then read as server latency
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         began = time.perf_counter()
         cpu = time.process_time()
-        await asyncio.gather(
-            *(
-                player(url, client, table, stats, stop_at, think, seed, began)
-                for group in groups
-                for url, client, table, seed in group
+        watch = asyncio.create_task(_watch_loop(stats, stop_at))
+        try:
+            await asyncio.gather(
+                *(
+                    player(url, client, table, stats, stop_at, think, seed, began)
+                    for group in groups
+                    for url, client, table, seed in group
+                )
             )
-        )
+        finally:
+            gc.enable()
+            gc.unfreeze()
+            watch.cancel()
         stats.client_cpu = time.process_time() - cpu
     return stats
+
+
+async def _watch_loop(stats: Stats, stop_at: float, tick: float = 0.005) -> None:
+    """Record how late this client process's event loop wakes up, past CLIENT_STALL."""
+    while time.monotonic() < stop_at:
+        asked = time.perf_counter()
+        await asyncio.sleep(tick)
+        late = time.perf_counter() - asked - tick
+        if late > CLIENT_STALL:
+            stats.client_stalls.append(late)
 
 
 def percentile(latencies: list[float], p: float) -> float:
@@ -440,7 +493,7 @@ def summarize(label: str, runs: list[Stats], duration: float) -> None:
         print(
             f"  run {i}: {n / duration:.1f} actions/s, p50 {percentile(stats.latencies, 0.5):.1f} "
             f"ms, p99 {percentile(stats.latencies, 0.99):.1f} ms, server CPU {cpu:.2f} ms per "
-            f"action, steal {stats.steal * 100:.1f}%"
+            f"action, steal {stats.steal * 100:.1f}%, client stalls {len(stats.client_stalls)}"
         )
     p99s = sorted(percentile(stats.latencies, 0.99) for stats in runs)
     print(
@@ -486,6 +539,11 @@ def report(label: str, stats: Stats, duration: float) -> None:
         print(f"  steal (CPU time the hypervisor gave elsewhere): {stats.steal * 100:.1f}%")
     print(
         f"  client CPU: {stats.client_cpu:.1f} s = {stats.client_cpu / duration * 100:.0f}% of one core"
+    )
+    stalls = stats.client_stalls
+    print(
+        f"  client event-loop stalls over {CLIENT_STALL * 1000:.0f} ms: {len(stalls)}"
+        + (f" (longest {max(stalls) * 1000:.0f} ms)" if stalls else "")
     )
     if stats.errors:
         print(f"  errors: {dict(sorted(stats.errors.items()))}")
@@ -547,6 +605,12 @@ def main() -> int:
     )
     parser.add_argument("--profile", help="cProfile the (first) server into this file")
     parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="give each server process a CPU of its own and the clients the others (they "
+        "stand for players on other machines; needs more CPUs than --processes)",
+    )
+    parser.add_argument(
         "--repeat",
         type=int,
         default=1,
@@ -565,10 +629,15 @@ def main() -> int:
         parser.error("--processes and --clients must be 1..16")
     if not 1 <= args.repeat <= 20:
         parser.error("--repeat must be 1..20")
+    if args.pin and args.url is not None:
+        parser.error("--pin places the servers it starts: not with --url")
+    if args.pin and args.processes >= len(os.sched_getaffinity(0)):
+        parser.error("--pin needs more CPUs than --processes")
     runs = ["sqlite", "postgres"] if args.database == "both" else [args.database]
     print(
         f"{args.matches} concurrent money sessions, scripted random-legal players "
-        f"(think {args.think} s), {args.duration:.0f} s, {os.cpu_count()} CPUs",
+        f"(think {args.think} s), {args.duration:.0f} s, {os.cpu_count()} CPUs"
+        + (", each server on a CPU of its own, the clients on the others" if args.pin else ""),
     )
     if args.url is not None:
         stats = run([args.url], args.matches, args.duration, args.think, None, args.clients)
@@ -610,9 +679,14 @@ def _one_run(args: argparse.Namespace, db: str, source: str | None, attacked: bo
             targets = prepare(url)
         extra = ["--redis-url", args.redis_url] if args.processes > 1 else []
         sockets = 4 * args.matches + 100  # both players of each match, and the attackers
+        server_cpus, client_cpus = (
+            cpu_split(args.processes) if args.pin else ([None] * args.processes, None)
+        )
         servers = [
             stack.enter_context(
-                server_process(url, extra, sockets, source, args.profile if i == 0 else None)
+                server_process(
+                    url, extra, sockets, source, args.profile if i == 0 else None, server_cpus[i]
+                )
             )
             for i in range(args.processes)
         ]
@@ -628,6 +702,7 @@ def _one_run(args: argparse.Namespace, db: str, source: str | None, attacked: bo
             args.think,
             [pid for _, pid in servers],
             args.clients,
+            client_cpus,
         )
 
 

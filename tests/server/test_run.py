@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 import weakref
 
-from gammon.server.run import GC_THRESHOLDS, collect_old
+import pytest
+
+from gammon.server.run import GC_THRESHOLDS, SWITCH_INTERVAL, collect_old, serving_runtime
 from serverkit import run_async
 
 
@@ -42,3 +45,21 @@ def test_a_full_collection_on_its_timer_frees_a_cycle_no_automatic_one_would() -
 
     alive_before, freed = run_async(run)
     assert alive_before and freed
+
+
+def test_the_serving_settings_are_put_back_even_when_serving_fails() -> None:
+    # a thread waiting for the interpreter lock (the database's) gets it within a
+    # millisecond of asking, not Python's default 5 ms
+    assert SWITCH_INTERVAL <= 0.001 < sys.getswitchinterval()
+    before = (gc.get_threshold(), sys.getswitchinterval())
+    seen: list[tuple[tuple[int, int, int], float]] = []
+
+    def serve() -> None:
+        with serving_runtime():
+            seen.append((gc.get_threshold(), sys.getswitchinterval()))
+            raise RuntimeError("the server stopped")
+
+    with pytest.raises(RuntimeError):
+        serve()
+    assert seen == [(GC_THRESHOLDS, SWITCH_INTERVAL)]
+    assert (gc.get_threshold(), sys.getswitchinterval()) == before
