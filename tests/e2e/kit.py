@@ -447,7 +447,9 @@ def confirm(page: Page, action: str) -> None:
 
 def resign_the_match(page: Page) -> Locator:
     """Resign a backgammon on our first turn of a 1-point match (the bot accepts): the match is
-    over; returns the end-of-match panel, shown."""
+    over; returns the end-of-match panel, shown.  It waits for our move first: the menu
+    closes when resigning stops being allowed (the bot's turn), as it should for a player."""
+    play_to_our_move(page)
     page.locator("[data-action=resign]").click()
     page.locator("[data-testid=resign-menu] [data-action=resign-3]").click()
     page.locator("[data-testid=prompt]", has_text="backgammon").wait_for()
