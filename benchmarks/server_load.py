@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import json
 import os
 import random
 import secrets
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
@@ -247,11 +247,70 @@ async def player(
     try:
         async with connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22) as ws:
             hello = {"type": "hello", "protocol": 1, "last_version": None, "client_seed": str(seed)}
-            await ws.send(json.dumps(hello))
+            await ws.send(orjson.dumps(hello).decode())
             await _play(ws, rng, stats, stop_at, think, began)
     except (OSError, WebSocketException) as exc:
         name = f"connection lost ({type(exc).__name__})"
         stats.errors[name] = stats.errors.get(name, 0) + 1
+
+
+@dataclass
+class _Seat:
+    """One player's view: the newest state, the action awaiting its ack, and a wake-up."""
+
+    state: dict[str, Any] | None = None
+    pending: tuple[str, float] | None = None
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+async def _read(ws: ClientConnection, seat: _Seat, stats: Stats, began: float) -> None:
+    """Read everything the server sends, keeping ``seat`` current; a close raises."""
+    while True:
+        msg = orjson.loads(await ws.recv())
+        kind = msg.get("type")
+        if kind == "event":
+            stats.events += 1
+            for e in msg["data"].get("events", ()):
+                if e["kind"] == "game_over":
+                    stats.games += 1
+            if "state" in msg:
+                seat.state = keep_moves(seat.state, msg["state"])
+        elif kind == "state":
+            seat.state = msg
+        elif kind == "ack" and seat.pending is not None and msg.get("id") == seat.pending[0]:
+            stats.latencies.append(time.perf_counter() - seat.pending[1])
+            stats.sent_at.append(seat.pending[1] - began)
+            seat.pending = None
+        elif kind == "error":
+            stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+            if seat.pending is not None and msg.get("id") == seat.pending[0]:
+                seat.pending = None
+        seat.changed.set()
+
+
+async def _act(ws: ClientConnection, seat: _Seat, rng: random.Random, think: float) -> None:
+    """Act whenever it is this player's decision, after thinking, on the newest state."""
+    counter = 0
+    while True:
+        await seat.changed.wait()
+        seat.changed.clear()
+        state = seat.state
+        if seat.pending is not None or state is None or state["table"]["status"] != "playing":
+            continue
+        if choose(state, rng) is None:
+            continue
+        if think:
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        state = seat.state  # what arrived while thinking counts
+        assert state is not None
+        action = choose(state, rng)
+        if action is None:
+            continue
+        counter += 1
+        ident = f"a{counter}"
+        seat.pending = (ident, time.perf_counter())
+        reply = {**action, "id": ident, "version": state["version"]}
+        await ws.send(orjson.dumps(reply).decode())
 
 
 async def _play(
@@ -262,61 +321,28 @@ async def _play(
     think: float,
     began: float,
 ) -> None:
-    """Play on one socket (``began``: ``time.perf_counter()`` when the play began)."""
-    state: dict[str, Any] | None = None
-    pending: tuple[str, float] | None = None
-    counter = 0
-    while time.monotonic() < stop_at:
-        try:
-            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop_at - time.monotonic()))
-        except TimeoutError:
-            break
-        msg = json.loads(raw)
-        kind = msg.get("type")
-        if kind == "event":
-            stats.events += 1
-            for e in msg["data"].get("events", ()):
-                if e["kind"] == "game_over":
-                    stats.games += 1
-            if "state" in msg:
-                state = keep_moves(state, msg["state"])
-        elif kind == "state":
-            state = msg
-        elif kind == "ack" and pending is not None and msg.get("id") == pending[0]:
-            stats.latencies.append(time.perf_counter() - pending[1])
-            stats.sent_at.append(pending[1] - began)
-            pending = None
-        elif kind == "error":
-            stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
-            if pending is not None and msg.get("id") == pending[0]:
-                pending = None
-        if pending is not None or state is None or state["table"]["status"] != "playing":
-            continue
-        if choose(state, rng) is None:
-            continue
-        if think:
-            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-        # decide on the newest state: read what arrived while thinking
-        while True:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.001)
-            except TimeoutError:
-                break
-            msg = json.loads(raw)
-            if msg.get("type") == "event":
-                stats.events += 1
-                if "state" in msg:
-                    state = keep_moves(state, msg["state"])
-            elif msg.get("type") == "state":
-                state = msg
-        assert state is not None
-        action = choose(state, rng)
-        if action is None:
-            continue
-        counter += 1
-        ident = f"a{counter}"
-        pending = (ident, time.perf_counter())
-        await ws.send(json.dumps({**action, "id": ident, "version": state["version"]}))
+    """Play on one socket until ``stop_at`` (``time.monotonic()``; ``began``:
+    ``time.perf_counter()`` when the play began).
+
+    One task reads, so that every message is parsed once as it comes, with no timer per
+    message; the other acts.  A client that spent more CPU per message than the server
+    took the server's core on this 2-core machine, and its delays read as the server's.
+    """
+    seat = _Seat()
+    tasks = [
+        asyncio.create_task(_read(ws, seat, stats, began)),
+        asyncio.create_task(_act(ws, seat, rng, think)),
+    ]
+    try:
+        done, _ = await asyncio.wait(
+            tasks, timeout=max(0.0, stop_at - time.monotonic()), return_when="FIRST_COMPLETED"
+        )
+        for task in done:
+            task.result()  # a lost connection is the caller's error
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def run(
@@ -502,21 +528,32 @@ def summarize(label: str, runs: list[Stats], duration: float) -> None:
     )
 
 
+def timeline(stats: Stats) -> None:
+    """Each second of the play: actions sent in it and their latency quantiles."""
+    seconds: dict[int, list[float]] = {}
+    for latency, at in zip(stats.latencies, stats.sent_at, strict=True):
+        seconds.setdefault(int(at), []).append(latency)
+    print("  second  actions  p50 ms  p99 ms  max ms")
+    for second in sorted(seconds):
+        lat = seconds[second]
+        print(
+            f"  {second:6d}  {len(lat):7d}  {percentile(lat, 0.5):6.1f}  "
+            f"{percentile(lat, 0.99):6.1f}  {max(lat) * 1000:6.1f}"
+        )
+
+
 def report(label: str, stats: Stats, duration: float) -> None:
     """Print one result line block."""
     lat = stats.latencies
     n = len(lat)
-
-    def pct(p: float) -> float:
-        return percentile(lat, p)
 
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{label}:")
     print(f"  load average (1, 5, 15 min) at the end: {load}")
     print(f"  actions acknowledged: {n} in {duration:.0f} s = {n / duration:.1f} actions/s")
     print(
-        f"  action latency (send -> ack): p50 {pct(0.50):.1f} ms, p90 {pct(0.90):.1f} ms, "
-        f"p99 {pct(0.99):.1f} ms, max {(max(lat) * 1000 if n else float('nan')):.1f} ms, "
+        f"  action latency (send -> ack): p50 {percentile(lat, 0.5):.1f} ms, p90 {percentile(lat, 0.9):.1f} ms, "
+        f"p99 {percentile(lat, 0.99):.1f} ms, max {(max(lat) * 1000 if n else float('nan')):.1f} ms, "
         f"mean {(statistics.fmean(lat) * 1000 if n else float('nan')):.1f} ms"
     )
     steady = sorted(
@@ -617,6 +654,12 @@ def main() -> int:
         help="play each configuration this many times, each on a fresh database and "
         "servers, and print the runs side by side with their median p99 (default 1)",
     )
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="also print each second's actions and latency (p50, p99, max) by when they "
+        "were sent, to tell a steady tail from a stall",
+    )
     args = parser.parse_args()
     if args.url is not None:
         from urllib.parse import urlsplit
@@ -658,6 +701,8 @@ def main() -> int:
                     report(
                         label if args.repeat == 1 else f"{label}, run {i + 1}", stats, args.duration
                     )
+                    if args.timeline:
+                        timeline(stats)
                     runs_done.append(stats)
                 if args.repeat > 1:
                     summarize(label, runs_done, args.duration)

@@ -3,7 +3,10 @@
 Queries are plain synchronous SQLAlchemy Core; the server runs them on the
 database's own threads (:meth:`Database.run`) so that the event loop never
 waits on a disk or a socket.  SQLite gets one writer thread (SQLite has one
-writer anyway), WAL journaling and ``synchronous=NORMAL``: a committed
+writer anyway); its short hot writes (a journal append) run at once on the
+caller's thread through a connection that never waits for a lock, and go to the
+thread only when the database is locked (:meth:`Database.write`).  SQLite has
+WAL journaling and ``synchronous=NORMAL``: a committed
 transaction survives the process being killed (the OS has the WAL pages); only
 a power cut may lose the last commits.  Checkpoints run on a thread of their
 own, so no commit waits for one.  PostgreSQL gets a pool (connections are not
@@ -32,7 +35,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 __all__ = ["Database", "normalize_url"]
@@ -62,6 +65,20 @@ def normalize_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def _no_waiting(dbapi_connection: Any, _record: Any) -> None:
+    """The connection of :meth:`Database.write`: a locked database fails at once."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=0")
+    cursor.close()
+
+
+def _busy(exc: OperationalError) -> bool:
+    """Whether SQLite refused because another connection holds a lock (SQLITE_BUSY or
+    SQLITE_LOCKED, extended codes included)."""
+    code = getattr(exc.orig, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in (5, 6)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -108,6 +125,11 @@ class Database:
     def __init__(self, url: str, *, pool_size: int = 8) -> None:
         self.url = normalize_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        #: The engine of :meth:`write`'s immediate path (SQLite files only).
+        self._now: Engine | None = None
+        #: How many :meth:`write` calls ran at once and how many went to the thread.
+        self.writes_now = 0
+        self.writes_deferred = 0
         if self.is_sqlite:
             memory = self.url in ("sqlite://", "sqlite:///:memory:")
             self.engine: Engine = create_engine(
@@ -118,12 +140,19 @@ class Database:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             workers = 1
             self._checkpointer = None if memory else _Checkpointer(self.engine)
+            if not memory:  # one connection of its own (a memory database has just one)
+                self._now = create_engine(
+                    self.url, connect_args={"check_same_thread": False}, poolclass=StaticPool
+                )
+                event.listen(self._now, "connect", _sqlite_pragmas)
+                event.listen(self._now, "connect", _no_waiting)
         else:
             self.engine = create_engine(
                 self.url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800
             )
             workers = pool_size
             self._checkpointer = None
+        self._now_lock = threading.Lock()
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gammon-db")
 
     @property
@@ -153,6 +182,38 @@ class Database:
                 else:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a short write ``fn(*args, engine=...)``, at once when that cannot wait.
+
+        On an SQLite file, ``fn`` runs right here, on the caller's (the event loop's)
+        thread, through a connection whose ``busy_timeout`` is 0: a journal append is
+        about 0.1 ms of work, less than handing it to the database thread and back
+        (measured with ``benchmarks/server_load.py``: see docs/server.md).  When another
+        connection holds the write lock (the database thread in a long transaction,
+        another process), SQLite refuses at once, the transaction is rolled back whole,
+        and ``fn`` runs on the database thread, which may wait.  Elsewhere (PostgreSQL,
+        a memory database, a second thread already writing here) this is
+        :meth:`run`.  ``fn`` must take the engine to use as the keyword ``engine``.
+        Either way the caller yields to the loop once before it goes on.
+        """
+        if self._now is not None and self._now_lock.acquire(blocking=False):
+            try:
+                done = [fn(*args, engine=self._now)]
+            except OperationalError as exc:
+                if not _busy(exc):
+                    raise
+                done = []
+            finally:
+                self._now_lock.release()
+            if done:
+                self.writes_now += 1
+                # a turn for the others, as the round trip to the thread gave: a table
+                # flooded with messages must not run them all before anyone else
+                await asyncio.sleep(0)
+                return done[0]
+        self.writes_deferred += 1
+        return await self.run(partial(fn, engine=self.engine), *args)
 
     def _alembic_config(self) -> Config:
         cfg = Config()
@@ -187,6 +248,8 @@ class Database:
     def close(self) -> None:
         """Stop the worker threads and close every connection."""
         self._executor.shutdown(wait=True)
+        if self._now is not None:
+            self._now.dispose()
         if self._checkpointer is not None:
             self._checkpointer.stop()
             with self.engine.connect() as conn:

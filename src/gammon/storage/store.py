@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final
 
-from sqlalchemy import TextClause, and_, case, delete, func, insert, select, text, update
+from sqlalchemy import Engine, TextClause, and_, case, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from gammon.errors import GammonError
@@ -415,12 +415,22 @@ class Store:
             )
 
     def append(
-        self, table_id: str, seq: int, kind: str, data: str, at: int, change: TableUpdate
+        self,
+        table_id: str,
+        seq: int,
+        kind: str,
+        data: str,
+        at: int,
+        change: TableUpdate,
+        *,
+        engine: Engine | None = None,
     ) -> None:
         """Commit journal entry ``seq`` and its ``change``, or raise :class:`ConflictError`.
 
         This is the hot path of the server (one call per action), so it runs plain SQL
-        statements compiled once.
+        statements compiled once; the server calls it through
+        :meth:`~gammon.storage.db.Database.write`, which passes the ``engine`` to use
+        (default: the store's).
         """
         params: dict[str, Any] = {"id": table_id, "seq": seq, "prev": seq - 1}
         columns = []
@@ -431,7 +441,7 @@ class Store:
                 columns.append(name)
         statement = _bump_version(tuple(columns))
         try:
-            with self.engine.begin() as conn:
+            with (engine or self.engine).begin() as conn:
                 if conn.execute(statement, params).rowcount != 1:
                     raise ConflictError(f"table {table_id} is no longer at version {seq - 1}")
                 conn.execute(

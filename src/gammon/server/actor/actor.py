@@ -328,7 +328,7 @@ class TableActor:
         change = _update(old, new, kind, data, at)
         if server_seed is not None:
             change = replace(change, server_seed=server_seed.hex())
-        await self.host.db.run(
+        await self.host.db.write(
             self.host.store.append, self.id, new.version, kind, dumps(data), at, change
         )
         if server_seed is not None:

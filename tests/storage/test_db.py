@@ -1,0 +1,126 @@
+"""``Database.write``: a journal append runs at once on SQLite, never waits on the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the storage tests need the server extra")
+
+from sqlalchemy import Engine
+
+from gammon.storage import ConflictError, Database, Store, TableUpdate
+from serverkit import run_async
+
+
+def _journal(store: Store, table_id: str) -> list[tuple[int, str]]:
+    return [(e.seq, e.kind) for e in store.entries(table_id)]
+
+
+def _table(store: Store, table_id: str) -> None:
+    user = store.create_user(f"u{table_id}", None, guest=True, balance=0, now=0)
+    store.create_table(table_id, user.id, "{}", False, 0, "created", "{}")
+
+
+def test_a_write_runs_at_once_on_the_callers_thread(db: Database) -> None:
+    """On an SQLite file the append runs where it is awaited (no hand-off to the
+    database thread and back); on PostgreSQL it goes to the pool's threads."""
+    store = Store(db)
+    _table(store, "W1")
+    threads: list[int] = []
+
+    def append(seq: int, *, engine: Engine) -> None:
+        threads.append(threading.get_ident())
+        store.append("W1", seq, "chat", json.dumps({"n": seq}), seq, TableUpdate(), engine=engine)
+
+    async def main() -> int:
+        for seq in (2, 3, 4):
+            await db.write(append, seq)
+        return threading.get_ident()
+
+    loop_thread = run_async(main)
+    assert _journal(store, "W1") == [(1, "created"), (2, "chat"), (3, "chat"), (4, "chat")]
+    if db.is_sqlite:
+        assert threads == [loop_thread] * 3 and (db.writes_now, db.writes_deferred) == (3, 0)
+    else:
+        assert loop_thread not in threads and (db.writes_now, db.writes_deferred) == (0, 3)
+
+
+def test_a_conflict_is_raised_and_not_tried_again(db: Database) -> None:
+    store = Store(db)
+    _table(store, "W2")
+
+    async def main() -> None:
+        await db.write(store.append, "W2", 2, "chat", "{}", 1, TableUpdate())
+        with pytest.raises(ConflictError):
+            await db.write(store.append, "W2", 2, "chat", "{}", 2, TableUpdate())
+
+    run_async(main)
+    assert _journal(store, "W2") == [(1, "created"), (2, "chat")]
+
+
+def test_a_locked_database_never_holds_the_event_loop(tmp_path: Path) -> None:
+    """Another connection (a second process, a long transaction) holds SQLite's write
+    lock for 0.5 s: the append gives way at once, waits on the database thread, and is
+    committed whole when the lock goes, while the loop keeps answering."""
+    path = tmp_path / "locked.db"
+    db = Database(f"sqlite:///{path}")
+    db.migrate()
+    store = Store(db)
+    _table(store, "W3")
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        release = threading.Timer(0.5, other.execute, args=("COMMIT",))
+        ticks: list[float] = []
+
+        async def ticker(stop: asyncio.Event) -> None:
+            while not stop.is_set():
+                ticks.append(time.perf_counter())
+                await asyncio.sleep(0.01)
+
+        async def main() -> float:
+            stop = asyncio.Event()
+            beat = asyncio.create_task(ticker(stop))
+            await asyncio.sleep(0.05)
+            began = time.perf_counter()
+            await db.write(store.append, "W3", 2, "chat", "{}", 1, TableUpdate())
+            stop.set()
+            await beat
+            return time.perf_counter() - began
+
+        release.start()
+        waited = run_async(main)
+    finally:
+        other.close()
+        db.close()
+    assert waited >= 0.3, "the append went through while the lock was held"
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    assert max(gaps) < 0.25, f"the event loop stalled {max(gaps):.3f} s"
+    assert (db.writes_now, db.writes_deferred) == (0, 1)
+    reopened = Database(f"sqlite:///{path}")
+    try:
+        assert _journal(Store(reopened), "W3") == [(1, "created"), (2, "chat")]
+    finally:
+        reopened.close()
+
+
+def test_a_memory_database_writes_on_its_thread() -> None:
+    """A memory database has one connection: the database thread's, never shared."""
+    db = Database("sqlite://")
+    db.migrate()
+    store = Store(db)
+    _table(store, "W4")
+    try:
+        run_async(lambda: db.write(store.append, "W4", 2, "chat", "{}", 1, TableUpdate()))
+        assert (db.writes_now, db.writes_deferred) == (0, 1)
+        assert _journal(store, "W4") == [(1, "created"), (2, "chat")]
+    finally:
+        db.close()
