@@ -223,16 +223,19 @@ def test_gammon_analyse_at_grandmaster_shows_progress_and_stops_on_ctrl_c() -> N
         time.sleep(0.5)
         proc.send_signal(signal.SIGINT)
         stopped = time.monotonic()
-        status = proc.wait(timeout=30)
-        took = time.monotonic() - stopped
+        # Keep reading the terminal as a real one would: the bar redraws ten times a
+        # second, and an unread pseudo-terminal fills (a few KB) and blocks its writer.
         try:
-            while True:
-                ready, _, _ = select.select([main], [], [], 0.5)
-                if not ready:
+            while time.monotonic() < stopped + 30:
+                ready, _, _ = select.select([main], [], [], 0.2)
+                if ready:
+                    seen += os.read(main, 4096)
+                elif proc.poll() is not None:
                     break
-                seen += os.read(main, 4096)
         except OSError:  # the terminal closed with the process
             pass
+        status = proc.wait(timeout=1)
+        took = time.monotonic() - stopped
     finally:
         if proc.poll() is None:
             proc.kill()
