@@ -7,6 +7,11 @@ processes that hold an actor for T read the new entries from the database (the
 source of truth) and pass them on to their own connections.  Pub/sub may drop a
 message; actors also check their tables every ``sync_interval`` seconds.
 
+Announcements are queued and sent by one task, all that waits in one pipelined round
+trip: one connection, in commit order, however many tables commit at once (a round trip
+and a connection per commit ran the pool dry under load, and those announcements were
+lost until the sync).
+
 Bot decisions are expensive, so processes *claim* each one (``SET NX``) and only
 the winner computes it.
 
@@ -31,11 +36,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import itertools
 import logging
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
+
+import orjson
 
 __all__ = ["Bus", "Entry", "LocalBus", "RedisBus", "make_bus", "subscribe"]
 
@@ -65,6 +73,11 @@ Listener = Callable[[str, int, Entry | None], Awaitable[None]]
 #: An announcement carries its entry when the entry's JSON is at most this long (else
 #: the processes that hold the table read it from the journal).
 ENTRY_BYTES: Final = 16 * 1024
+#: At most this many announcements go to Redis in one round trip.
+PUBLISH_BATCH: Final = 512
+#: Announcements waiting for Redis beyond this many are dropped, the oldest first (Redis
+#: is down or slow: the sync interval catches the processes up).
+PUBLISH_BACKLOG: Final = 20_000
 
 
 class Bus(Protocol):
@@ -77,8 +90,9 @@ class Bus(Protocol):
         """Begin delivering other processes' announcements to ``listener``."""
         ...
 
-    async def publish(self, table_id: str, version: int, entry: Entry | None = None) -> None:
-        """Announce that ``table_id`` reached ``version`` (by ``entry``, when given)."""
+    def post(self, table_id: str, version: int, entry: Entry | None = None) -> None:
+        """Announce (soon, in the background) that ``table_id`` reached ``version`` (by
+        ``entry``, when given)."""
         ...
 
     async def claim(self, key: str, ttl: float) -> bool:
@@ -107,7 +121,7 @@ class LocalBus:
     async def start(self, listener: Listener) -> None:
         """Nothing to listen to."""
 
-    async def publish(self, table_id: str, version: int, entry: Entry | None = None) -> None:
+    def post(self, table_id: str, version: int, entry: Entry | None = None) -> None:
         """Nobody else to tell."""
 
     async def claim(self, key: str, ttl: float) -> bool:
@@ -140,6 +154,11 @@ class RedisBus:
         self._started = asyncio.Event()
         self._beat: asyncio.Task[None] | None = None
         self._held: set[str] = set()  # the tables this process is a driver of
+        self._outbox: deque[bytes] = deque(maxlen=PUBLISH_BACKLOG)
+        self._queued = asyncio.Event()
+        self._publisher: asyncio.Task[None] | None = None
+        #: How every announcement of this process begins (its own come back: skipped).
+        self._mine = b'{"o":"' + self._origin.encode() + b'"'
 
     async def start(self, listener: Listener) -> None:
         """Subscribe, and deliver announcements from other processes to ``listener``."""
@@ -148,6 +167,7 @@ class RedisBus:
         self._beat = asyncio.create_task(self._heartbeat(), name="gammon-redis-heartbeat")
         self._listener = listener
         self._task = asyncio.create_task(self._listen(), name="gammon-redis-bus")
+        self._publisher = asyncio.create_task(self._publish(), name="gammon-redis-publish")
         await asyncio.wait_for(self._started.wait(), timeout=10)
 
     async def _beat_once(self) -> None:
@@ -238,8 +258,10 @@ class RedisBus:
     async def _deliver(self, raw: object) -> None:
         if not isinstance(raw, bytes | str) or self._listener is None:
             return
+        if isinstance(raw, bytes) and raw.startswith(self._mine):
+            return  # this process's own, back from Redis
         try:
-            data = json.loads(raw)
+            data = orjson.loads(raw)
             table_id, version, origin = str(data["t"]), int(data["v"]), str(data["o"])
             entry: Entry | None = None
             if "e" in data:
@@ -247,7 +269,7 @@ class RedisBus:
                 if not isinstance(fields, dict):
                     raise TypeError("entry data")
                 entry = (str(kind), fields, int(at))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError):  # orjson.JSONDecodeError is a ValueError
             log.warning("redis bus: ignoring a malformed message")
             return
         if origin == self._origin:
@@ -257,20 +279,44 @@ class RedisBus:
         except Exception:
             log.exception("redis bus: listener failed for table %s", table_id)
 
-    async def publish(self, table_id: str, version: int, entry: Entry | None = None) -> None:
-        """Announce a commit, with its entry unless that is long, so that the processes
-        holding the table need not read it back from the database (a failure is logged:
-        the sync interval covers it)."""
-        announcement: dict[str, Any] = {"t": table_id, "v": version, "o": self._origin}
-        message = json.dumps(announcement)
+    def post(self, table_id: str, version: int, entry: Entry | None = None) -> None:
+        """Queue the announcement of a commit, with its entry unless that is long, so that
+        the processes holding the table need not read it back from the database; the
+        publisher task sends it (see the module's notes)."""
+        message = b""
         if entry is not None:
-            with_entry = json.dumps({**announcement, "e": list(entry)}, separators=(",", ":"))
-            if len(with_entry) <= ENTRY_BYTES:
-                message = with_entry
+            with_entry = {"o": self._origin, "t": table_id, "v": version, "e": list(entry)}
+            message = orjson.dumps(with_entry, option=orjson.OPT_NON_STR_KEYS)
+        if not message or len(message) > ENTRY_BYTES:
+            message = orjson.dumps({"o": self._origin, "t": table_id, "v": version})
+        self._outbox.append(message)
+        self._queued.set()
+
+    async def _publish(self) -> None:
+        """Send what :meth:`post` queued, up to :data:`PUBLISH_BATCH` announcements per
+        round trip, for ever (a failure is logged: the sync interval covers it)."""
+        while True:
+            await self._queued.wait()
+            self._queued.clear()
+            while self._outbox:
+                await self._send_batch()
+
+    async def _send_batch(self) -> None:
+        """Send the oldest announcements waiting; they leave the queue once sent or failed
+        (one cancelled on the way is sent again: a repeated announcement does nothing)."""
+        outbox = self._outbox
+        batch = list(itertools.islice(outbox, PUBLISH_BATCH))
         try:
-            await self._redis.publish(CHANNEL, message)
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for message in batch:
+                    pipe.publish(CHANNEL, message)
+                await pipe.execute()
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:
-            log.warning("redis bus: could not publish %s@%d: %s", table_id, version, exc)
+            log.warning("redis bus: %d announcement(s) not published: %s", len(batch), exc)
+        for _ in range(min(len(batch), len(outbox))):
+            outbox.popleft()
 
     async def claim(self, key: str, ttl: float) -> bool:
         """``SET key NX PX ttl``: True for the one process that set it."""
@@ -284,7 +330,14 @@ class RedisBus:
         return bool(won)
 
     async def close(self) -> None:
-        """Stop listening and close the connection pool."""
+        """Send what is queued (for up to a second), stop listening and close the
+        connection pool."""
+        if self._publisher is not None:
+            self._publisher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._publisher
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._flush(), timeout=1.0)
         for task in (self._task, self._beat):
             if task is not None:
                 task.cancel()
@@ -295,6 +348,10 @@ class RedisBus:
         except Exception as exc:
             log.warning("redis bus: could not clear the liveness key: %s", exc)
         await self._redis.aclose()
+
+    async def _flush(self) -> None:
+        while self._outbox:
+            await self._send_batch()
 
 
 async def subscribe(

@@ -178,11 +178,7 @@ class Hub:
 
     def announce(self, table_id: str, version: int, entry: Entry | None = None) -> None:
         """Tell other processes about a commit (in the background)."""
-        if not self.bus.shared:
-            return
-        task = asyncio.create_task(self.bus.publish(table_id, version, entry))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.bus.post(table_id, version, entry)
 
     def ended(self, table_id: str) -> None:
         """A table ended (its ``end`` entry was committed here): tell the listeners."""
