@@ -408,6 +408,59 @@ def test_seeds_given_before_the_start_are_in_the_start(
     assert header["dice"]["client_seeds"] == ["", ""]
 
 
+def test_a_session_ended_elsewhere_closes_its_socket_at_the_next_recheck(
+    any_db_server: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Signed out through another process (its row deleted from the database): the socket
+    is closed with 4401 within a second of its next re-check, which runs in the
+    background with every other socket due (one query), never in an action's way."""
+    import gammon.server.auth as auth_module
+    import gammon.server.ws as ws_module
+    from gammon.storage import Database, Store
+
+    monkeypatch.setattr(ws_module, "SESSION_RECHECK", 0.4)
+    monkeypatch.setattr(auth_module, "RECHECK_GATHER", 0.2)
+    server = any_db_server
+    p, q = Player(server).guest(), Player(server).guest()
+    table = p.create(match_length=1)["id"]
+    ws, other = p.connect(table), q.connect(table)
+    ws.recv()
+    other.recv()
+    asked = []
+    store = Store(Database(server.settings.database_url))
+    live_sessions = store.live_sessions
+
+    def counted(hashes: list[str], now: int) -> dict[str, int]:
+        asked.append(len(hashes))
+        return live_sessions(hashes, now)
+
+    monkeypatch.setattr(server.app.state.gammon.store, "live_sessions", counted)
+    time.sleep(0.5)
+    assert ws.reply({"type": "chat", "text": "both due"})["type"] == "ack"
+    assert other.reply({"type": "chat", "text": "both due"})["type"] == "ack"
+    time.sleep(0.4)
+    assert asked == [2]  # both sockets in one query, and both still signed in
+    store.delete_session(auth_module.token_hash(p.http.cookies["gammon_session"]))
+    started = time.monotonic()
+    time.sleep(0.5)  # both due again: the next message queues their check
+    assert (
+        ws.reply({"type": "chat", "text": "still acked: checked in the background"})["type"]
+        == "ack"
+    )
+    assert other.reply({"type": "chat", "text": "me too"})["type"] == "ack"
+    err = ws.until(lambda m: m.get("type") == "error")
+    assert err["code"] == "auth_required"
+    assert ws.close_code() == 4401
+    assert time.monotonic() - started < 3
+    assert other.reply({"type": "chat", "text": "still signed in"})["type"] == "ack"
+    assert asked[:2] == [2, 2], asked
+    for socket in (ws, other):
+        socket.close()
+    for player in (p, q):
+        player.http.close()
+    store.db.close()
+
+
 def test_lone_surrogates_are_bad_json_not_internal(players: Make) -> None:
     p = players()
     table = p.create(match_length=1)["id"]
@@ -433,7 +486,7 @@ def test_a_socket_stops_acting_after_sign_out(players: Make) -> None:
     assert ws.reply({"type": "chat", "text": "before"})["type"] == "ack"
     r = p.http.post("/signout", data={"csrf_token": p.csrf})
     assert r.status_code == 303
-    time.sleep(1.1)  # sessions are checked again at most every second
+    # signed out through this process: refused at once, no database query
     ws.send({"type": "chat", "text": "after", "id": "x"})
     err = ws.until(lambda m: m.get("type") == "error")
     assert err["code"] == "auth_required"

@@ -15,12 +15,15 @@ gammon.server.protocol.ServerError: user names starting with 'guest-' are kept f
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -84,6 +87,10 @@ def csrf_equal(given: str | None, expected: str | None) -> bool:
 
 #: Sessions closed by this process that ``Auth.closed_here`` remembers.
 _CLOSED_KEPT: Final = 10_000
+#: Seconds a session re-check waits for the others due, to go in the same query.
+RECHECK_GATHER: Final = 1.0
+
+log = logging.getLogger(__name__)
 
 
 class Auth:
@@ -98,6 +105,9 @@ class Auth:
         #: Sessions closed by this process lately (token hashes, oldest first): a socket
         #: opened with one stops at once, without asking the database.
         self._closed: OrderedDict[str, None] = OrderedDict()
+        #: Sockets whose session is to be checked again: (token hash, user id, on gone).
+        self._due: list[tuple[str, int, Callable[[], None]]] = []
+        self._rechecks: asyncio.Task[None] | None = None
 
     async def _hash(self, password: str) -> str:
         return await asyncio.to_thread(self._hasher.hash, password)
@@ -134,6 +144,48 @@ class Auth:
             self._closed[hashed] = None
             while len(self._closed) > _CLOSED_KEPT:
                 self._closed.popitem(last=False)
+
+    def recheck(self, token: str | None, user_id: int, gone: Callable[[], None]) -> None:
+        """Check in the database, within :data:`RECHECK_GATHER` seconds, that ``token``'s
+        session is live and ``user_id``'s; call ``gone`` if not.
+
+        Every socket due for a check in that second goes in one query, in the background:
+        checked one by one, the sockets of a busy process made a database round trip
+        each, and the action that found its socket due waited for it.  A session closed
+        by this process is known at once (:meth:`closed_here`); one closed by another
+        process, or expired, ends its sockets here within a second of their next check.
+        """
+        if not token or len(token) > 200:
+            gone()
+            return
+        self._due.append((token_hash(token), user_id, gone))
+        if self._rechecks is None:
+            self._rechecks = asyncio.create_task(self._recheck_due(), name="gammon-rechecks")
+
+    async def _recheck_due(self) -> None:
+        try:
+            while self._due:
+                await asyncio.sleep(RECHECK_GATHER)
+                due, self._due = self._due, []
+                hashes = list(dict.fromkeys(hashed for hashed, _, _ in due))
+                try:
+                    live = await self.db.run(self.store.live_sessions, hashes, now_ms())
+                except Exception as exc:  # checked again at their next turn
+                    log.warning("session re-check of %d socket(s) failed: %s", len(due), exc)
+                    continue
+                for hashed, user_id, gone in due:
+                    if live.get(hashed) != user_id:
+                        gone()
+        finally:
+            self._rechecks = None
+
+    async def close(self) -> None:
+        """Stop the session re-checks."""
+        task = self._rechecks
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     def closed_here(self, token: str | None) -> bool:
         """Whether this process closed ``token``'s session lately (no database query)."""

@@ -159,6 +159,8 @@ class Context:
             await self._tournaments.stop()
         if self._notifier is not None:
             await self._notifier.close()
+        if self._auth is not None:
+            await self._auth.close()
         if self._hub is not None:
             await self._hub.stop()
         if self._bots is not None:

@@ -138,22 +138,25 @@ def _error(conn: Connection, actor: TableActor, msg_id: str | int | None, exc: G
     )
 
 
-async def _still_signed_in(ctx: Context, conn: Connection, token: str | None) -> bool:
-    """Whether the session this socket was opened with is still live (closed here: at
-    once; else checked again in the database at most every :data:`SESSION_RECHECK`
-    seconds)."""
+def _still_signed_in(ctx: Context, conn: Connection, actor: TableActor, token: str | None) -> bool:
+    """Whether the session this socket was opened with is still live as far as this
+    process knows: one it closed is refused at once; otherwise, at most every
+    :data:`SESSION_RECHECK` seconds, the database is asked in the background
+    (:meth:`Auth.recheck`), and a session found gone closes the socket then."""
     if conn.user is None:
         return True
     if ctx.auth.closed_here(token):
         return False
     now = time.monotonic()
-    if now - conn.checked_at < SESSION_RECHECK:
-        return True
-    session = await ctx.auth.session(token)
-    if session is None or session.user.id != conn.user_id:
-        return False
-    conn.checked_at = checked_mark(now)
+    if now - conn.checked_at >= SESSION_RECHECK:
+        conn.checked_at = checked_mark(now)
+        ctx.auth.recheck(token, conn.user.id, lambda: _signed_out(conn, actor, None))
     return True
+
+
+def _signed_out(conn: Connection, actor: TableActor, msg_id: str | int | None) -> None:
+    _error(conn, actor, msg_id, ServerError("auth_required", "you signed out: reconnect to go on"))
+    conn.close(4401, "signed out")
 
 
 async def _read(
@@ -212,14 +215,8 @@ async def _read(
                 continue
             if parsed.type == "hello":
                 raise ServerError("bad_message", "hello was already said")
-            if parsed.type != "ping" and not await _still_signed_in(ctx, conn, token):
-                _error(
-                    conn,
-                    actor,
-                    msg_id,
-                    ServerError("auth_required", "you signed out: reconnect to go on"),
-                )
-                conn.close(4401, "signed out")
+            if parsed.type != "ping" and not _still_signed_in(ctx, conn, actor, token):
+                _signed_out(conn, actor, msg_id)
                 return
             if parsed.type == "ping":
                 conn.send_json({"type": "pong", "id": msg_id, "now": now_ms()})

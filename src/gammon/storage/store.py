@@ -505,6 +505,21 @@ class Store:
                 found.update((str(row[0]), int(row[1])) for row in rows)
         return found
 
+    def live_sessions(self, token_hashes: Sequence[str], now: int) -> dict[str, int]:
+        """The user of each of these sessions that is still live (the others left out), in a
+        query per :data:`VERSIONS_BATCH`: a process checks its sockets' sessions at once."""
+        found: dict[str, int] = {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(token_hashes), VERSIONS_BATCH):
+                batch = list(token_hashes[start : start + VERSIONS_BATCH])
+                rows = conn.execute(
+                    select(SessionToken.token_hash, SessionToken.user_id).where(
+                        and_(SessionToken.token_hash.in_(batch), SessionToken.expires_at > now)
+                    )
+                )
+                found.update((str(row[0]), int(row[1])) for row in rows)
+        return found
+
     def server_seed(self, table_id: str) -> str | None:
         """A table's secret dice seed (server side only)."""
         with self.engine.connect() as conn:
