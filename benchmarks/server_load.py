@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import gc
 import os
 import random
+import re
 import secrets
 import statistics
 import subprocess
@@ -34,7 +36,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import orjson
@@ -62,6 +64,8 @@ class Stats:
     events: int = 0
     #: CPU seconds the server process used while the matches were played.
     server_cpu: float = float("nan")
+    #: CPU seconds the database and Redis used while playing, by process name.
+    service_cpu: dict[str, float] = field(default_factory=dict)
     #: CPU seconds the client processes used while playing.
     client_cpu: float = 0.0
     #: Share of the machine's CPU time the hypervisor gave to other machines meanwhile.
@@ -89,6 +93,36 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
     ticks = os.sysconf("SC_CLK_TCK")
     return sum(int(f) for f in fields[11:15]) / ticks
+
+
+#: The services the servers use on this machine, by process name (``comm``).
+SERVICES = ("postgres", "redis-server")
+
+
+def service_ticks() -> dict[int, tuple[str, int]]:
+    """Each running service process's (name, user + system CPU ticks) by pid (Linux /proc;
+    empty elsewhere): a database on the same cores takes its CPU from the server's."""
+    out: dict[int, tuple[str, int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, tail = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        name = head.split("(", 1)[1]
+        if name in SERVICES:
+            fields = tail.split()
+            out[int(stat.parent.name)] = (name, int(fields[11]) + int(fields[12]))
+    return out
+
+
+def service_seconds(before: dict[int, tuple[str, int]]) -> dict[str, float]:
+    """CPU seconds each service used since ``before`` (processes started since count whole)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    used: dict[str, float] = {}
+    for pid, (name, now) in service_ticks().items():
+        then = before.get(pid, (name, 0))[1]
+        used[name] = used.get(name, 0.0) + (now - then) / ticks
+    return used
 
 
 #: ``gammon`` under cProfile, the statistics written to ``argv[1]`` when it stops (uvicorn
@@ -170,8 +204,8 @@ def server_process(
                 break
         if not url:
             raise RuntimeError("the server did not start")
-        # its warnings must never fill the pipe and stall it
-        threading.Thread(target=proc.stdout.read, daemon=True).start()
+        # its warnings must never fill the pipe and stall it: read on a thread, and counted
+        threading.Thread(target=_keep_log, args=(proc.stdout,), daemon=True).start()
         yield url, proc.pid
     finally:
         proc.terminate()
@@ -182,6 +216,19 @@ def server_process(
             proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+#: The servers' log lines of the current run (``--log-level warning``: its warnings and
+#: errors), by their text with the numbers taken out, each with how often it came.
+SERVER_LOG: collections.Counter[str] = collections.Counter()
+
+
+def _keep_log(stream: IO[str]) -> None:
+    """Count a server's log lines until it closes its output."""
+    for line in stream:
+        # the time stamp off, and the numbers and identifiers (table ids) made alike
+        text = re.sub(r"^[\d-]+ [\d:,]+ ", "", line.strip())
+        SERVER_LOG[re.sub(r"\b(?=\w*[a-z])(?=\w*[A-Z\d])\w{6,}\b|\d+", "N", text)[:160]] += 1
 
 
 @contextlib.contextmanager
@@ -361,6 +408,7 @@ def run(
     shares = [matches // processes + (i < matches % processes) for i in range(processes)]
     start_at = time.time() + 10 + 0.3 * matches / processes  # every process plays at once
     window: list[float] = []
+    used: dict[str, float] = {}
 
     def measure() -> None:  # the servers' CPU during the play only
         if not pids:
@@ -368,8 +416,10 @@ def run(
         time.sleep(max(0.0, start_at - time.time()))
         before = sum(cpu_seconds(pid) for pid in pids)
         stolen = steal_ticks()
+        services = service_ticks()
         time.sleep(duration)
         window.append(sum(cpu_seconds(pid) for pid in pids) - before)
+        used.update(service_seconds(services))
         after = steal_ticks()
         if after[1] > stolen[1]:
             window.append((after[0] - stolen[0]) / (after[1] - stolen[1]))
@@ -401,6 +451,7 @@ def run(
         stats.server_cpu = window[0]
     if len(window) > 1:
         stats.steal = window[1]
+    stats.service_cpu = {name: seconds for name, seconds in used.items() if seconds}
     return stats
 
 
@@ -528,6 +579,16 @@ def summarize(label: str, runs: list[Stats], duration: float) -> None:
     )
 
 
+def report_log() -> None:
+    """The servers' warnings and errors of the run just played (then forgotten): a server
+    that logs on every action is slow for that reason, whatever else it does."""
+    if SERVER_LOG:
+        print(f"  server log lines: {SERVER_LOG.total()}, most frequent:")
+        for text, count in SERVER_LOG.most_common(4):
+            print(f"    {count:6d}  {text}")
+    SERVER_LOG.clear()
+
+
 def timeline(stats: Stats) -> None:
     """Each second of the play: actions sent in it and their latency quantiles."""
     seconds: dict[int, list[float]] = {}
@@ -574,6 +635,8 @@ def report(label: str, stats: Stats, duration: float) -> None:
     if stats.steal == stats.steal:
         # a virtual machine's neighbours: the same code needs more CPU per action when high
         print(f"  steal (CPU time the hypervisor gave elsewhere): {stats.steal * 100:.1f}%")
+    for name, seconds in stats.service_cpu.items():
+        print(f"  {name} CPU: {seconds:.1f} s = {seconds / duration * 100:.0f}% of one core")
     print(
         f"  client CPU: {stats.client_cpu:.1f} s = {stats.client_cpu / duration * 100:.0f}% of one core"
     )
@@ -701,6 +764,7 @@ def main() -> int:
                     report(
                         label if args.repeat == 1 else f"{label}, run {i + 1}", stats, args.duration
                     )
+                    report_log()
                     if args.timeline:
                         timeline(stats)
                     runs_done.append(stats)
