@@ -12,7 +12,7 @@ The helpers are in ``kit.py``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,27 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Print why a browser test's first attempt failed: the rerun summary names it only."""
     if report.outcome == "rerun":
         lines = report.longreprtext.splitlines()[-25:]
+        for title, text in report.sections:
+            if title.startswith("gammon serve"):
+                lines += [f"--- {title}:", *text.splitlines()]
         print(f"\n--- first attempt of {report.nodeid} failed:", *lines, sep="\n", file=sys.stderr)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed browser test's report ends with its server's last log lines (the shared
+    server logs to the end of the session, so its lines were never shown)."""
+    report = yield
+    if report.failed and call.when == "call":
+        funcargs: dict[str, Any] = getattr(item, "funcargs", {})
+        for name in ("server", "own_server"):
+            srv = funcargs.get(name)
+            if isinstance(srv, GammonServer):
+                text = "\n".join(srv.output[-40:]) or "(nothing logged)"
+                report.sections.append((f"gammon serve ({name}), last lines", text))
+    return report
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
