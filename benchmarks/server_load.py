@@ -57,6 +57,9 @@ class Stats:
     """Latencies (seconds) of acknowledged actions and counts of what happened."""
 
     latencies: list[float] = field(default_factory=list)
+    #: Seconds from a player's action being sent to its opponent's socket receiving the
+    #: event it made: what the other player waits for (through Redis when ``--split``).
+    news: list[float] = field(default_factory=list)
     #: When each of those actions was sent, in seconds since the play began.
     sent_at: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
@@ -286,6 +289,7 @@ async def player(
     think: float,
     seed: int,
     began: float,
+    seat: _Seat,
 ) -> None:
     """Play one seat until ``stop_at`` (a connection lost counts as an error)."""
     rng = random.Random(seed)
@@ -295,16 +299,41 @@ async def player(
         async with connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22) as ws:
             hello = {"type": "hello", "protocol": 1, "last_version": None, "client_seed": str(seed)}
             await ws.send(orjson.dumps(hello).decode())
-            await _play(ws, rng, stats, stop_at, think, began)
+            await _play(ws, rng, stats, stop_at, think, began, seat)
     except (OSError, WebSocketException) as exc:
         name = f"connection lost ({type(exc).__name__})"
         stats.errors[name] = stats.errors.get(name, 0) + 1
 
 
 @dataclass
+class _News:
+    """A match's actions by (seat, version): when the mover sent each one that was
+    acknowledged, and when each seat received each event, until the two are paired."""
+
+    sent: dict[tuple[int, int], float] = field(default_factory=dict)
+    heard: dict[tuple[int, int], float] = field(default_factory=dict)
+
+    def acked(self, seat: int, version: int, sent_at: float, stats: Stats) -> None:
+        heard = self.heard.pop((1 - seat, version), None)
+        if heard is None:
+            self.sent[(seat, version)] = sent_at
+        else:
+            stats.news.append(heard - sent_at)
+
+    def event(self, seat: int, version: int, at: float, stats: Stats) -> None:
+        sent = self.sent.pop((1 - seat, version), None)
+        if sent is None:
+            self.heard[(seat, version)] = at
+        else:
+            stats.news.append(at - sent)
+
+
+@dataclass
 class _Seat:
     """One player's view: the newest state, the action awaiting its ack, and a wake-up."""
 
+    index: int = 0
+    news: _News = field(default_factory=_News)
     state: dict[str, Any] | None = None
     pending: tuple[str, float] | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -317,6 +346,7 @@ async def _read(ws: ClientConnection, seat: _Seat, stats: Stats, began: float) -
         kind = msg.get("type")
         if kind == "event":
             stats.events += 1
+            seat.news.event(seat.index, msg["version"], time.perf_counter(), stats)
             for e in msg["data"].get("events", ()):
                 if e["kind"] == "game_over":
                     stats.games += 1
@@ -327,6 +357,7 @@ async def _read(ws: ClientConnection, seat: _Seat, stats: Stats, began: float) -
         elif kind == "ack" and seat.pending is not None and msg.get("id") == seat.pending[0]:
             stats.latencies.append(time.perf_counter() - seat.pending[1])
             stats.sent_at.append(seat.pending[1] - began)
+            seat.news.acked(seat.index, msg["version"], seat.pending[1], stats)
             seat.pending = None
         elif kind == "error":
             stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
@@ -367,6 +398,7 @@ async def _play(
     stop_at: float,
     think: float,
     began: float,
+    seat: _Seat,
 ) -> None:
     """Play on one socket until ``stop_at`` (``time.monotonic()``; ``began``:
     ``time.perf_counter()`` when the play began).
@@ -375,7 +407,6 @@ async def _play(
     message; the other acts.  A client that spent more CPU per message than the server
     took the server's core on this 2-core machine, and its delays read as the server's.
     """
-    seat = _Seat()
     tasks = [
         asyncio.create_task(_read(ws, seat, stats, began)),
         asyncio.create_task(_act(ws, seat, rng, think)),
@@ -400,6 +431,7 @@ def run(
     pids: list[int] | None = None,
     processes: int = 1,
     cpus: set[int] | None = None,
+    split: bool = False,
 ) -> Stats:
     """Play ``matches`` money sessions for ``duration`` s from ``processes`` client processes
     (on ``cpus`` if given)."""
@@ -431,7 +463,7 @@ def run(
         parts = pool.starmap(
             _client_process,
             [
-                (urls, share, i, start_at, duration, think, cpus)
+                (urls, share, i, start_at, duration, think, cpus, split)
                 for i, share in enumerate(shares)
                 if share
             ],
@@ -439,6 +471,7 @@ def run(
     stats = Stats()
     for part in parts:
         stats.latencies += part.latencies
+        stats.news += part.news
         stats.sent_at += part.sent_at
         stats.events += part.events
         stats.games += part.games
@@ -451,7 +484,8 @@ def run(
         stats.server_cpu = window[0]
     if len(window) > 1:
         stats.steal = window[1]
-    stats.service_cpu = {name: seconds for name, seconds in used.items() if seconds}
+    # a service the run did not use (Redis beside SQLite) is left out
+    stats.service_cpu = {name: sec for name, sec in used.items() if sec >= 0.01 * duration}
     return stats
 
 
@@ -463,10 +497,11 @@ def _client_process(
     duration: float,
     think: float,
     cpus: set[int] | None,
+    split: bool,
 ) -> Stats:
     if cpus is not None:
         os.sched_setaffinity(0, cpus)
-    return asyncio.run(_clients(urls, matches, index, start_at, duration, think))
+    return asyncio.run(_clients(urls, matches, index, start_at, duration, think, split))
 
 
 def cpu_split(servers: int) -> tuple[list[set[int]], set[int]]:
@@ -480,28 +515,38 @@ def cpu_split(servers: int) -> tuple[list[set[int]], set[int]]:
     return [{cpu} for cpu in available[:servers]], set(available[servers:])
 
 
+_Player = tuple[str, httpx.AsyncClient, str, int, _Seat]
+
+
 async def _clients(
-    urls: list[str], matches: int, index: int, start_at: float, duration: float, think: float
+    urls: list[str],
+    matches: int,
+    index: int,
+    start_at: float,
+    duration: float,
+    think: float,
+    split: bool = False,
 ) -> Stats:
-    """One client process: set up its tables, wait for the common start, play."""
+    """One client process: set up its tables, wait for the common start, play (``split``:
+    the two players of a match on different server processes, else on the same one)."""
     stats = Stats()
     async with contextlib.AsyncExitStack() as stack:
         sem = asyncio.Semaphore(20)
 
-        async def setup(i: int) -> list[tuple[str, httpx.AsyncClient, str, int]]:
-            # both players of a match use the same server process (table affinity)
+        async def setup(i: int) -> list[_Player]:
             url = urls[i % len(urls)]
+            other = urls[(i + 1) % len(urls)] if split else url
             try:
-                return await _setup_one(url, i)
+                return await _setup_one(url, other, i)
             except (httpx.HTTPError, OSError) as exc:  # a server that does not answer
                 name = f"set-up failed ({type(exc).__name__})"
                 stats.errors[name] = stats.errors.get(name, 0) + 1
                 return []
 
-        async def _setup_one(url: str, i: int) -> list[tuple[str, httpx.AsyncClient, str, int]]:
+        async def _setup_one(url: str, other: str, i: int) -> list[_Player]:
             async with sem:
                 a, a_csrf = await stack.enter_async_context(guest(url))
-                b, b_csrf = await stack.enter_async_context(guest(url))
+                b, b_csrf = await stack.enter_async_context(guest(other))
                 r = await a.post(
                     "/api/tables", json={"cube_limit": 64}, headers={"X-CSRF-Token": a_csrf}
                 )
@@ -511,7 +556,11 @@ async def _clients(
                     f"/api/tables/{table}/sit", json={"seat": 1}, headers={"X-CSRF-Token": b_csrf}
                 )
                 r.raise_for_status()
-                return [(url, a, table, 2 * i), (url, b, table, 2 * i + 1)]
+                news = _News()  # shared by the two seats
+                return [
+                    (url, a, table, 2 * i, _Seat(0, news)),
+                    (other, b, table, 2 * i + 1, _Seat(1, news)),
+                ]
 
         started = time.monotonic()
         groups = await asyncio.gather(*(setup(index * 100_000 + i) for i in range(matches)))
@@ -531,9 +580,9 @@ async def _clients(
         try:
             await asyncio.gather(
                 *(
-                    player(url, client, table, stats, stop_at, think, seed, began)
+                    player(url, client, table, stats, stop_at, think, seed, began, seat)
                     for group in groups
-                    for url, client, table, seed in group
+                    for url, client, table, seed, seat in group
                 )
             )
         finally:
@@ -625,6 +674,12 @@ def report(label: str, stats: Stats, duration: float) -> None:
         print(
             f"  after the first {WARM_UP:.0f} s (every player sits down at once): {m} actions, "
             f"p50 {steady[m // 2] * 1000:.1f} ms, p99 {steady[min(m - 1, int(0.99 * m))] * 1000:.1f} ms"
+        )
+    if stats.news:
+        print(
+            f"  the opponent's news (action sent -> the other socket has its event): "
+            f"p50 {percentile(stats.news, 0.5):.1f} ms, p99 {percentile(stats.news, 0.99):.1f} "
+            f"ms, max {max(stats.news) * 1000:.1f} ms ({len(stats.news)} actions)"
         )
     print(f"  events received: {stats.events}, games finished: {stats.games}")
     if n and stats.server_cpu == stats.server_cpu:
@@ -723,6 +778,12 @@ def main() -> int:
         help="also print each second's actions and latency (p50, p99, max) by when they "
         "were sent, to tell a steady tail from a stall",
     )
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="seat the two players of each match on different server processes (with "
+        "--processes 2 or more), so that every action reaches the opponent through Redis",
+    )
     args = parser.parse_args()
     if args.url is not None:
         from urllib.parse import urlsplit
@@ -754,6 +815,8 @@ def main() -> int:
         for source in sources:
             for attacked in (False, True) if args.attack else (False,):
                 label = db if args.processes == 1 else f"{db}, {args.processes} processes + Redis"
+                if args.split and args.processes > 1:
+                    label += ", each match's players on two processes"
                 if source is not None:
                     label += f", server from {source}"
                 if attacked:
@@ -812,6 +875,7 @@ def _one_run(args: argparse.Namespace, db: str, source: str | None, attacked: bo
             [pid for _, pid in servers],
             args.clients,
             client_cpus,
+            args.split,
         )
 
 

@@ -30,6 +30,9 @@ def test_the_server_benchmark_runs() -> None:
     acked = [int(n) for n in re.findall(r"actions acknowledged: (\d+) in", out)]
     assert len(acked) == 2 and min(acked) > 30, out
     assert "load average" in out and "run 2:" in out and re.search(r"p99: median \d", out), out
+    # every acknowledged action's event reached the other player (paired by version)
+    news = [int(n) for n in re.findall(r"the opponent's news .* \((\d+) actions\)", out)]
+    assert len(news) == 2 and all(n >= 0.9 * a for n, a in zip(news, acked, strict=True)), out
     errors = re.search(r"errors: (\{.*\})", out)
     # a decision a player saw may have moved on (the server rolled): nothing else
     assert errors is None or set(ast.literal_eval(errors.group(1))) <= {
