@@ -208,6 +208,7 @@ def test_an_announcement_carries_its_entry_unless_it_is_long() -> None:
 
         sender, receiver = await _started(), RedisBus(REDIS_URL)
         await receiver.start(listener)
+        await receiver.watch(table)
         try:
             chat = ("chat", {"name": "ann", "text": "hi", "seat": 0}, 1234)
             sender.post(table, 7, chat)
@@ -246,6 +247,7 @@ def test_a_burst_of_commits_is_announced_whole_and_in_order() -> None:
 
         sender, receiver = await _started(), RedisBus(REDIS_URL)
         await receiver.start(listener)
+        await receiver.watch(table)
         try:
             for version in range(1, 2001):
                 sender.post(table, version, ("chat", {"text": str(version)}, version))
@@ -274,6 +276,8 @@ def test_a_process_skips_its_own_announcements_and_sends_what_is_queued_when_clo
         sender, receiver = RedisBus(REDIS_URL), RedisBus(REDIS_URL)
         await sender.start(own)
         await receiver.start(other)
+        await sender.watch(table)  # its own channel too: what it hears of itself is skipped
+        await receiver.watch(table)
         try:
             sender.post(table, 1)
             sender.post(table, 2)
@@ -284,6 +288,52 @@ def test_a_process_skips_its_own_announcements_and_sends_what_is_queued_when_clo
                 await asyncio.sleep(0.05)
             assert theirs == [1, 2] and mine == []
         finally:
+            await receiver.close()
+
+    _run(scenario)
+
+
+def test_a_process_hears_only_the_tables_it_watches_and_again_after_reconnecting() -> None:
+    """Each table has its channel: a process hears of the tables it holds (from ``watch``
+    to ``release``), not of the site's others; when its connection drops it subscribes
+    again to every table it still watches."""
+
+    async def scenario(table: str) -> None:
+        heard: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        elsewhere = table + "x"
+
+        async def listener(table_id: str, version: int, entry: Entry | None) -> None:
+            await heard.put((table_id, version))
+
+        sender, receiver = await _started(), RedisBus(REDIS_URL)
+        await receiver.start(listener)
+        try:
+            await receiver.watch(table)
+            await receiver.watch(table)  # a second holder of the same table
+            sender.post(elsewhere, 1)
+            sender.post(table, 1)
+            assert await asyncio.wait_for(heard.get(), 5) == (table, 1)
+            await receiver.release(table)  # one watch left: still heard
+            sender.post(table, 2)
+            assert await asyncio.wait_for(heard.get(), 5) == (table, 2)
+            pubsub = receiver._pubsub
+            assert pubsub is not None and pubsub.connection is not None
+            await pubsub.connection.disconnect()  # the connection drops
+            for _ in range(100):
+                if receiver._pubsub is not None and receiver._pubsub is not pubsub:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)
+            sender.post(table, 3)
+            assert await asyncio.wait_for(heard.get(), 5) == (table, 3)
+            await receiver.release(table)  # the last watch: no longer heard
+            await asyncio.sleep(0.2)
+            sender.post(table, 4)
+            sender.post(elsewhere, 2)
+            await asyncio.sleep(0.5)
+            assert heard.empty()
+        finally:
+            await sender.close()
             await receiver.close()
 
     _run(scenario)

@@ -2,9 +2,12 @@
 
 With one process (no Redis) the :class:`LocalBus` does nothing: each table's
 actor tells its own connections.  With several processes sharing a database,
-:class:`RedisBus` publishes "table T reached version V" after every commit; the
-processes that hold an actor for T read the new entries from the database (the
-source of truth) and pass them on to their own connections.  Pub/sub may drop a
+:class:`RedisBus` publishes "table T reached version V" after every commit on T's own
+channel, which only the processes that hold an actor for T listen to (from
+:meth:`Bus.watch`, before they read it, to :meth:`Bus.release`); they apply the entry
+announced, or read the new entries from the database (the source of truth), and pass
+them on to their own connections.  So a process hears of its own tables only, however
+many processes and tables the site has.  Pub/sub may drop a
 message; actors also check their tables every ``sync_interval`` seconds.
 
 Announcements are queued and sent by one task, all that waits in one pipelined round
@@ -49,7 +52,11 @@ __all__ = ["Bus", "Entry", "LocalBus", "RedisBus", "make_bus", "subscribe"]
 
 log = logging.getLogger(__name__)
 
+#: A channel every process listens to (announcements of processes that publish there,
+#: and what keeps the subscription open while a process holds no table).
 CHANNEL: Final = "gammon:tables"
+#: ``TABLE_PREFIX + table id``: the channel of one table's announcements.
+TABLE_PREFIX: Final = "gammon:table:"
 #: ``ALIVE_PREFIX + process id``: set (with a short expiry) by every running process.
 ALIVE_PREFIX: Final = "gammon:alive:"
 #: Seconds a process's liveness key lasts without a heartbeat.
@@ -99,13 +106,18 @@ class Bus(Protocol):
         """Whether this process won ``key`` (held for ``ttl`` seconds)."""
         ...
 
+    async def watch(self, table_id: str) -> None:
+        """Hear ``table_id``'s announcements from now on (called before reading the table,
+        so that no commit falls between the read and the subscription)."""
+        ...
+
     async def adopt(self, table_id: str) -> bool:
         """Register this process as a driver of ``table_id``; whether the table was down
         (no other live process drove it), so the decision in progress must resume."""
         ...
 
     async def release(self, table_id: str) -> None:
-        """This process no longer holds ``table_id``."""
+        """This process no longer holds ``table_id`` (one :meth:`watch` undone)."""
         ...
 
     async def close(self) -> None:
@@ -127,6 +139,9 @@ class LocalBus:
     async def claim(self, key: str, ttl: float) -> bool:
         """Always won."""
         return True
+
+    async def watch(self, table_id: str) -> None:
+        """Nobody else commits."""
 
     async def adopt(self, table_id: str) -> bool:
         """One process: a table loaded was down (this process just started)."""
@@ -154,7 +169,12 @@ class RedisBus:
         self._started = asyncio.Event()
         self._beat: asyncio.Task[None] | None = None
         self._held: set[str] = set()  # the tables this process is a driver of
-        self._outbox: deque[bytes] = deque(maxlen=PUBLISH_BACKLOG)
+        self._outbox: deque[tuple[str, bytes]] = deque(maxlen=PUBLISH_BACKLOG)
+        #: The tables whose channels this process listens to, each with how many
+        #: :meth:`watch` calls are not yet released.
+        self._watched: dict[str, int] = {}
+        self._pubsub: Any = None  # the subscription, while connected
+        self._subscribing = asyncio.Lock()  # (un)subscriptions one at a time
         self._queued = asyncio.Event()
         self._publisher: asyncio.Task[None] | None = None
         #: How every announcement of this process begins (its own come back: skipped).
@@ -244,16 +264,65 @@ class RedisBus:
             log.warning("redis bus: adopting table %s failed: %s", table_id, exc)
             return True
 
+    async def watch(self, table_id: str) -> None:
+        """Listen to the table's channel (a failure is logged: the sync covers it, and the
+        next reconnection subscribes it)."""
+        count = self._watched.get(table_id, 0)
+        self._watched[table_id] = count + 1
+        if count == 0:
+            await self._resubscribe("subscribe", table_id)
+
     async def release(self, table_id: str) -> None:
-        """Strike this process off the table's drivers."""
+        """Strike this process off the table's drivers, and stop listening to the table's
+        channel once every :meth:`watch` of it is released."""
         self._held.discard(table_id)
+        count = self._watched.pop(table_id, 0) - 1
+        if count > 0:
+            self._watched[table_id] = count
+        else:
+            await self._resubscribe("unsubscribe", table_id)
         try:
             await self._redis.hdel(DRIVERS_PREFIX + table_id, self._origin)
         except Exception as exc:
             log.warning("redis bus: releasing table %s failed: %s", table_id, exc)
 
+    async def _resubscribe(self, verb: str, table_id: str) -> None:
+        async with self._subscribing:
+            pubsub = self._pubsub
+            if pubsub is None:  # not connected: the connection subscribes what is watched
+                return
+            try:
+                await getattr(pubsub, verb)(TABLE_PREFIX + table_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("redis bus: could not %s table %s: %s", verb, table_id, exc)
+
     async def _listen(self) -> None:
-        await subscribe(self._redis, CHANNEL, self._deliver, self._started)
+        """Deliver what the subscribed channels carry, for ever, subscribing again (with a
+        growing pause) to :data:`CHANNEL` and every watched table when the connection
+        drops."""
+        backoff = 0.2
+        while True:
+            try:
+                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                async with pubsub:
+                    async with self._subscribing:
+                        self._pubsub = pubsub
+                        channels = [TABLE_PREFIX + table_id for table_id in self._watched]
+                        await pubsub.subscribe(CHANNEL, *channels)
+                    self._started.set()
+                    backoff = 0.2
+                    async for message in pubsub.listen():
+                        await self._deliver(message.get("data"))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("redis bus: %s; reconnecting in %.1f s", exc, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+            finally:
+                self._pubsub = None
 
     async def _deliver(self, raw: object) -> None:
         if not isinstance(raw, bytes | str) or self._listener is None:
@@ -289,7 +358,7 @@ class RedisBus:
             message = orjson.dumps(with_entry, option=orjson.OPT_NON_STR_KEYS)
         if not message or len(message) > ENTRY_BYTES:
             message = orjson.dumps({"o": self._origin, "t": table_id, "v": version})
-        self._outbox.append(message)
+        self._outbox.append((TABLE_PREFIX + table_id, message))
         self._queued.set()
 
     async def _publish(self) -> None:
@@ -308,8 +377,8 @@ class RedisBus:
         batch = list(itertools.islice(outbox, PUBLISH_BATCH))
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
-                for message in batch:
-                    pipe.publish(CHANNEL, message)
+                for channel, message in batch:
+                    pipe.publish(channel, message)
                 await pipe.execute()
         except asyncio.CancelledError:
             raise

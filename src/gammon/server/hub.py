@@ -139,13 +139,20 @@ class Hub:
         future: asyncio.Future[TableActor | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
+            await self.bus.watch(table_id)  # its news from now on, then its journal
             actor = TableActor(self, table_id)
-            found = await actor.load()
+            try:
+                found = await actor.load()
+            except BaseException:
+                await self.bus.release(table_id)
+                raise
             result = actor if found else None
             if result is not None:
                 self.actors[table_id] = result
                 result.start()
                 self._adopt_later(result)
+            else:
+                await self.bus.release(table_id)
             future.set_result(result)
             return result
         except BaseException as exc:
