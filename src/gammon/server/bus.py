@@ -43,7 +43,7 @@ import itertools
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, Protocol
 
 import orjson
@@ -299,30 +299,22 @@ class RedisBus:
                 log.warning("redis bus: could not %s table %s: %s", verb, table_id, exc)
 
     async def _listen(self) -> None:
-        """Deliver what the subscribed channels carry, for ever, subscribing again (with a
-        growing pause) to :data:`CHANNEL` and every watched table when the connection
-        drops."""
-        backoff = 0.2
-        while True:
-            try:
-                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                async with pubsub:
-                    async with self._subscribing:
-                        self._pubsub = pubsub
-                        channels = [TABLE_PREFIX + table_id for table_id in self._watched]
-                        await pubsub.subscribe(CHANNEL, *channels)
-                    self._started.set()
-                    backoff = 0.2
-                    async for message in pubsub.listen():
-                        await self._deliver(message.get("data"))
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("redis bus: %s; reconnecting in %.1f s", exc, backoff)
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 5.0)
-            finally:
-                self._pubsub = None
+        await subscribe(
+            self._redis,
+            self._channels,
+            self._deliver,
+            self._started,
+            attach=self._attach,
+            lock=self._subscribing,
+        )
+
+    def _channels(self) -> list[str]:
+        """What to subscribe to on each (re)connection: :data:`CHANNEL` and every table
+        watched."""
+        return [CHANNEL, *(TABLE_PREFIX + table_id for table_id in self._watched)]
+
+    def _attach(self, pubsub: Any) -> None:
+        self._pubsub = pubsub
 
     async def _deliver(self, raw: object) -> None:
         if not isinstance(raw, bytes | str) or self._listener is None:
@@ -367,8 +359,7 @@ class RedisBus:
         while True:
             await self._queued.wait()
             self._queued.clear()
-            while self._outbox:
-                await self._send_batch()
+            await self._flush()
 
     async def _send_batch(self) -> None:
         """Send the oldest announcements waiting; they leave the queue once sent or failed
@@ -424,16 +415,28 @@ class RedisBus:
 
 
 async def subscribe(
-    redis: Any, channel: str, deliver: Callable[[object], Awaitable[None]], ready: asyncio.Event
+    redis: Any,
+    channels: Callable[[], Sequence[str]],
+    deliver: Callable[[object], Awaitable[None]],
+    ready: asyncio.Event,
+    *,
+    attach: Callable[[Any], None] | None = None,
+    lock: asyncio.Lock | None = None,
 ) -> None:
-    """Pass each message of a Redis channel to ``deliver`` for ever, subscribing again
-    (with a growing pause) when the connection drops; ``ready`` is set once subscribed."""
+    """Pass each message of the ``channels()`` to ``deliver`` for ever, subscribing again
+    (with a growing pause, to the channels then named) when the connection drops;
+    ``ready`` is set once subscribed.  ``attach`` is given the subscription when it is
+    made and None when it drops (to add channels to it meanwhile), ``lock`` held while
+    it is attached and subscribed."""
     backoff = 0.2
     while True:
         try:
             pubsub = redis.pubsub(ignore_subscribe_messages=True)
             async with pubsub:
-                await pubsub.subscribe(channel)
+                async with lock or contextlib.nullcontext():
+                    if attach is not None:
+                        attach(pubsub)
+                    await pubsub.subscribe(*channels())
                 ready.set()
                 backoff = 0.2
                 async for message in pubsub.listen():
@@ -441,9 +444,12 @@ async def subscribe(
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.warning("redis %s: %s; reconnecting in %.1f s", channel, exc, backoff)
+            log.warning("redis %s: %s; reconnecting in %.1f s", channels()[0], exc, backoff)
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 5.0)
+        finally:
+            if attach is not None:
+                attach(None)
 
 
 def make_bus(redis_url: str | None) -> Bus:

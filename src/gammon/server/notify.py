@@ -52,7 +52,8 @@ class Notifier:
             return
         ready = asyncio.Event()
         self._task = asyncio.create_task(
-            subscribe(self._redis, USER_CHANNEL, self._deliver, ready), name="gammon-user-bus"
+            subscribe(self._redis, lambda: [USER_CHANNEL], self._deliver, ready),
+            name="gammon-user-bus",
         )
         await asyncio.wait_for(ready.wait(), timeout=10)
 
