@@ -321,6 +321,32 @@ def next_action(page: Page, timeout: float = WAIT_MS) -> str:
     return str(handle.json_value())
 
 
+#: _NEXT with the table version the page showed at the same instant.
+_NEXT_AT = f"""() => {{
+  const what = ({_NEXT})();
+  return what ? [what, window.gammonPage.version] : null;
+}}"""
+
+
+def next_step(page: Page, timeout: float = WAIT_MS) -> tuple[str, int]:
+    """Wait until the player can do something; returns what (see _NEXT) and the version
+    the page showed then, read together: a version read after the fact may already be
+    past what was seen (the bot rolled the opening meanwhile), and waiting for the state
+    to move on from it would then wait for the player's own move."""
+    handle = page.wait_for_function(_NEXT_AT, timeout=timeout)
+    what, seen = handle.json_value()
+    return str(what), int(seen)
+
+
+def take(page: Page, what: str, seen: int, *, use_forced: bool = True) -> None:
+    """Do ``what`` (from :func:`next_step`, at version ``seen``); after a confirm, a forced
+    move or a roll, wait until the state has moved on from ``seen`` (at once if the server
+    had already moved it on: an automatic roll, a move played by itself)."""
+    play_step(page, what, use_forced=use_forced)
+    if what in ("confirm", "forced", "roll"):
+        page.wait_for_function("v => window.gammonPage.version > v", arg=seen)
+
+
 def version(page: Page) -> int:
     """The newest table version the page has applied."""
     return int(page.evaluate("() => window.gammonPage.version"))
@@ -355,15 +381,11 @@ def play_until(
     """Play whatever the page offers until ``done()``; returns how many clicks it took."""
     clicks = 0
     while not done():
-        what = next_action(page)
+        what, seen = next_step(page)
         if what == "over":
             break
-        v = version(page)
-        play_step(page, what, use_forced=use_forced)
+        take(page, what, seen, use_forced=use_forced)
         clicks += 1
-        if what in ("confirm", "forced", "roll"):
-            # the state moves on: wait for it before looking again
-            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
         assert clicks < limit, "the game did not end"
     return clicks
 
@@ -372,17 +394,14 @@ def play_to_our_move(page: Page, roll: Callable[[], None] | None = None) -> None
     """Play what the page offers until the player has a checker to move (``roll``: how to
     roll, e.g. by a key; by the Roll button without it)."""
     for _ in range(60):
-        what = next_action(page)
+        what, seen = next_step(page)
         if what == "src":
             return
-        v = version(page)
         if what == "roll" and roll is not None:
             roll()
+            page.wait_for_function("v => window.gammonPage.version > v", arg=seen)
         else:
-            play_step(page, what)
-        if what in ("confirm", "forced", "roll"):
-            # the state moves on (the server may have rolled first: then it has moved on)
-            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+            take(page, what, seen)
     raise AssertionError("never our move")
 
 
@@ -402,12 +421,6 @@ def wait_until(cond: Callable[[], bool], timeout: float = WAIT_MS / 1000, what: 
         time.sleep(0.05)
 
 
-def what_now(page: Page) -> str | None:
-    """What the page lets the player do right now (see _NEXT), without waiting."""
-    value = page.evaluate(_NEXT)
-    return str(value) if value else None
-
-
 def play_while(pages: list[Page], cond: Callable[[], bool], *, timeout: float = 60.0) -> None:
     """While ``cond()``, make every checker play the pages offer (never rolling or doubling)."""
     end = time.monotonic() + timeout
@@ -416,12 +429,9 @@ def play_while(pages: list[Page], cond: Callable[[], bool], *, timeout: float = 
             raise AssertionError("timed out while playing")
         acted = False
         for page in pages:
-            what = what_now(page)
-            if what in ("confirm", "forced", "dest", "src"):
-                v = version(page)
-                play_step(page, what)
-                if what in ("confirm", "forced"):
-                    page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+            now = page.evaluate(_NEXT_AT)
+            if now and now[0] in ("confirm", "forced", "dest", "src"):
+                take(page, now[0], now[1])
                 acted = True
         if not acted:
             time.sleep(0.05)

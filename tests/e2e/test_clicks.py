@@ -20,11 +20,10 @@ from e2e.kit import (
     Browse,
     GammonServer,
     create_table,
-    next_action,
+    next_step,
     playwright_api,
     seat_of,
     sign_up,
-    version,
 )
 
 pytestmark = pytest.mark.e2e
@@ -50,10 +49,9 @@ def test_two_clicks_a_move_against_the_bot(
         )
     clicks = {"checker": 0, "dice": 0, "roll": 0, "other": 0}
     for _ in range(600):
-        what = next_action(page)
+        what, v = next_step(page)
         if what == "over":
             break
-        v = version(page)
         if what == "confirm" and auto_confirm:
             page.wait_for_function("v => window.gammonPage.version > v", arg=v)
         elif what == "confirm":

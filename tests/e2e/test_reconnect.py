@@ -13,12 +13,12 @@ from e2e.kit import (
     GammonServer,
     create_table,
     drag_step,
-    next_action,
+    next_step,
     open_table,
-    play_step,
     play_until,
     shot,
     sign_up,
+    take,
     version,
 )
 
@@ -65,13 +65,10 @@ def test_reconnects_after_a_server_restart_and_catches_up(
 
     # get to a move of ours and make its first step (kept by the page, not sent)
     while not my_move(page):
-        what = next_action(page)
+        what, seen = next_step(page)
         if what in ("src", "dest"):
             break  # our move has come: its first step is the drag below (a click would move)
-        v = version(page)
-        play_step(page, what)
-        if what in ("confirm", "forced", "roll"):
-            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+        take(page, what, seen)
     src, dest = drag_step(page)  # a drag, this time
     page.wait_for_function("() => window.gammonPage.input.played.length === 1")
     assert page.evaluate("() => window.gammonPage.input.played[0].slice(0, 2)") == [src, dest]

@@ -24,12 +24,12 @@ from e2e.kit import (
     create_table,
     drag_step,
     next_action,
-    play_step,
+    next_step,
     play_to_our_move,
     play_until,
     playwright_api,
     sign_up,
-    version,
+    take,
 )
 from e2e.test_variants import check_drawn_right, drawn
 
@@ -224,7 +224,7 @@ def test_phone_portrait_targets_and_taps(
     page.add_init_script("localStorage.setItem('gammon.quickMove', '0')")
     sign_up(page)
     create_table(page, variant=variant, opponent="bot", bot_level="beginner", match_length=1)
-    what = next_action(page)
+    what, seen = next_step(page)
     assert layout(page) == "portrait"
     board = in_viewport(page, "[data-testid=board]")
     assert board["width"] >= 0.97 * 390, board
@@ -267,17 +267,8 @@ def test_phone_portrait_targets_and_taps(
             # a forced move playing itself, or the state changing: look again
             page.wait_for_timeout(200)
         else:
-            v = version(page)
-            play_step(page, what)
-            if what in ("confirm", "forced", "roll"):
-                # the state moves on, or the server did it first (an automatic roll, a forced
-                # move played by itself) and the button is gone
-                page.wait_for_function(
-                    "([v, a]) => window.gammonPage.version > v"
-                    " || !document.querySelector(`[data-action=${a}]:not([disabled])`)",
-                    arg=[v, {"confirm": "confirm-move", "forced": "play-forced"}.get(what, what)],
-                )
-        what = next_action(page)
+            take(page, what, seen)
+        what, seen = next_step(page)
     assert played == 2 or what == "over"
     save(page, f"phone-portrait-{variant}-{scheme}-played")
 

@@ -24,12 +24,14 @@ from e2e.kit import (
     has,
     header_menu,
     next_action,
+    next_step,
     open_table,
     play_step,
     play_while,
     seat_of,
     shot,
     sign_up,
+    take,
     version,
     wait_synced,
     wait_until,
@@ -74,15 +76,12 @@ def test_board_and_buttons_fit_one_screen(
     _assert_fits(page, size, "start")
     seen = set()
     for _ in range(40):
-        what = next_action(page)
+        what, at = next_step(page)
         _assert_fits(page, size, what)
         seen.add(what)
         if what == "over" or (len(seen) >= 3 and "src" in seen):
             break
-        v = version(page)
-        play_step(page, what)
-        if what in ("roll", "confirm", "forced"):
-            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+        take(page, what, at)
     # the longest button rows: the resign menu and a prompt
     if has(page, "[data-action=resign]"):
         page.locator("[data-action=resign]").click()
@@ -108,16 +107,13 @@ def test_moving_aids_sounds_and_the_cube(
     # sound on by default; play until a move of ours with two different dice
     page.locator("[data-testid=board]").click(position={"x": 5, "y": 5})  # a gesture for audio
     for _ in range(60):
-        what = next_action(page)
+        what, seen = next_step(page)
         dice = page.evaluate(
             "() => { const g = window.gammonPage.match.game; return g.phase === 'moving' ? g.dice : null; }"
         )
         if what == "src" and dice and dice[0] != dice[1]:
             break
-        v = version(page)
-        play_step(page, what)
-        if what in ("roll", "confirm", "forced"):
-            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+        take(page, what, seen)
     else:
         pytest.fail("no move with two different dice")
 
@@ -533,15 +529,12 @@ def test_the_game_page_has_no_english_left(
     level = {"fr": "débutant", "it": "principiante"}[lang]
     expect(page.locator("[data-testid=player-top] .name")).to_have_text(f"gammon-bot ({level})")
     for checked in range(30):
-        what = next_action(page)
+        what, seen = next_step(page)
         left = page.evaluate(_ENGLISH_LEFT, lang)
         assert not left, (what, left)
         if what == "over" or checked >= 8:
             break
-        v = version(page)
-        play_step(page, what)
-        if what in ("roll", "confirm", "forced"):
-            page.wait_for_function("v => window.gammonPage.version > v", arg=v)
+        take(page, what, seen)
     while not has(page, "[data-action=resign]"):
         play_step(page, next_action(page))
     page.locator("[data-action=resign]").click()
