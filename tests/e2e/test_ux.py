@@ -216,11 +216,12 @@ def test_a_complete_move_goes_after_a_grace_that_undo_takes_back(
     # the confirmation setting is off by default: moves go by themselves
     assert page.evaluate("() => window.gammonPage.input.autoConfirm") is True
     expect(page.locator("[data-testid=confirm-myself]")).not_to_be_checked()
-    # a longer grace for the checks in between, so that a slow machine cannot outrun it
-    page.evaluate("() => { window.gammonPage.input.graceMs = 3000; }")
     before, moves = version(page), sent.count("move")
 
     # 1. complete: the dice count down, "sending…" shows, Undo stays live; Undo takes it back
+    # (a grace long enough for the checks in between on a loaded machine: with 3 s, a CI
+    # run once saw the move go before the Undo)
+    page.evaluate("() => { window.gammonPage.input.graceMs = 600000; }")
     _complete_a_move(page)
     expect(page.locator("[data-testid=sending]")).to_have_count(1)
     expect(page.locator(".board .dice-sending")).to_have_text("sending…")
@@ -230,7 +231,9 @@ def test_a_complete_move_goes_after_a_grace_that_undo_takes_back(
     expect(page.locator("[data-testid=sending]")).to_have_count(0)
     assert page.evaluate("() => window.gammonPage.input.sending") is None
 
-    # 2. complete again; a click on a checker during the grace keeps the move here too
+    # 2. complete again; a click on a checker during the grace keeps the move here too (a
+    # grace of 3 s, then waited out: a send the click did not take back would have gone)
+    page.evaluate("() => { window.gammonPage.input.graceMs = 3000; }")
     _complete_a_move(page)
     expect(page.locator("[data-testid=sending]")).to_have_count(1)
     page.wait_for_timeout(450)  # not the second click of a double-click (that one is ignored)
