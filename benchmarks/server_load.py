@@ -438,11 +438,15 @@ def run(
     import multiprocessing
 
     shares = [matches // processes + (i < matches % processes) for i in range(processes)]
-    start_at = time.time() + 10 + 0.3 * matches / processes  # every process plays at once
+    ctx = multiprocessing.get_context("spawn")
+    # every client process sets its tables up, then all of them (and the meter) meet here
+    # and play from the same moment
+    start = ctx.Barrier(sum(1 for share in shares if share) + 1)
     window: list[float] = []
     used: dict[str, float] = {}
 
     def measure() -> None:  # the servers' CPU during the play only
+        start_at = _started(start, matches)
         if not pids:
             return
         time.sleep(max(0.0, start_at - time.time()))
@@ -458,12 +462,11 @@ def run(
 
     meter = threading.Thread(target=measure, daemon=True)
     meter.start()
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(processes) as pool:
+    with ctx.Pool(processes, initializer=_meet_at, initargs=(start,)) as pool:
         parts = pool.starmap(
             _client_process,
             [
-                (urls, share, i, start_at, duration, think, cpus, split)
+                (urls, share, i, duration, think, cpus, split)
                 for i, share in enumerate(shares)
                 if share
             ],
@@ -489,11 +492,27 @@ def run(
     return stats
 
 
+#: Seconds from the moment every client process has set its tables up to the play.
+START_LEAD = 0.5
+#: The barrier of :func:`run`, in a client process (under "barrier").
+_START: dict[str, Any] = {}
+
+
+def _meet_at(barrier: Any) -> None:
+    """A client process's initializer: the barrier its play starts at."""
+    _START["barrier"] = barrier
+
+
+def _started(barrier: Any, matches: int) -> float:
+    """Wait at ``barrier`` until every client process is set up; the time the play starts."""
+    barrier.wait(timeout=120 + matches)  # a client process that died breaks it for all
+    return time.time() + START_LEAD
+
+
 def _client_process(
     urls: list[str],
     matches: int,
     index: int,
-    start_at: float,
     duration: float,
     think: float,
     cpus: set[int] | None,
@@ -501,7 +520,7 @@ def _client_process(
 ) -> Stats:
     if cpus is not None:
         os.sched_setaffinity(0, cpus)
-    return asyncio.run(_clients(urls, matches, index, start_at, duration, think, split))
+    return asyncio.run(_clients(urls, matches, index, duration, think, split))
 
 
 def cpu_split(servers: int) -> tuple[list[set[int]], set[int]]:
@@ -522,7 +541,6 @@ async def _clients(
     urls: list[str],
     matches: int,
     index: int,
-    start_at: float,
     duration: float,
     think: float,
     split: bool = False,
@@ -565,8 +583,7 @@ async def _clients(
         started = time.monotonic()
         groups = await asyncio.gather(*(setup(index * 100_000 + i) for i in range(matches)))
         print(f"set up {matches} tables in {time.monotonic() - started:.1f} s", file=sys.stderr)
-        if time.time() > start_at:
-            print("warning: the setup ran past the common start", file=sys.stderr)
+        start_at = await asyncio.to_thread(_started, _START["barrier"], matches)
         await asyncio.sleep(max(0.0, start_at - time.time()))
         stop_at = time.monotonic() + duration
         # 200 players' states in one process: with the collector on, its pauses (up to
