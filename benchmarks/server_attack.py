@@ -4,7 +4,9 @@ Run against the server while the benchmark's matches are played, from a process 
 its own: 4 clients looping on the ``.mat`` download of a long money session (80 games,
 written to the database before the server starts), 20 sockets asking ``steps`` at an
 acey-deucey 1-2 (a position where each answer costs up to seconds), and 10
-acey-deucey tables against the world-class bot, whose human side plays at once.
+acey-deucey tables against the world-class bot, whose human side plays at once; and, beyond
+the issue's attack, 4 clients looping on the lobby's and the watch page's lists (every table
+of the benchmark listed: before they were shared, ~12 ms of the server's CPU each).
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ async def _attackers(url: str, targets: Targets | None, halted: _Halt) -> None:
             *(_exports(url, targets.long_table, halted) for _ in range(4)),
             *(_steps(url, targets, halted) for _ in range(20)),
             *(_bot_table(url, halted) for _ in range(10)),
+            *(_pages(url, path, halted) for path in ("/watch", "/lobby/tables") for _ in range(2)),
         ]
     probe = _bot_table(url, halted, "standard", "expert", replies)
     results = await asyncio.gather(probe, *attackers, return_exceptions=True)
@@ -103,6 +106,13 @@ async def _exports(url: str, table: str, halted: _Halt) -> None:
         while not halted():
             with contextlib.suppress(httpx.HTTPError):
                 await client.get(f"/matches/{table}/mat")
+
+
+async def _pages(url: str, path: str, halted: _Halt) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        while not halted():
+            with contextlib.suppress(httpx.HTTPError):
+                await client.get(path)
 
 
 def _ws_url(url: str, table: str) -> str:

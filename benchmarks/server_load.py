@@ -773,7 +773,8 @@ def main() -> int:
         action="store_true",
         help="also play the matches while the bounded attack of issue #20 runs (20 sockets "
         "on acey-deucey steps, 4 clients looping on a long match's .mat, 10 acey-deucey "
-        "tables against the world-class bot), after a run without it",
+        "tables against the world-class bot; and 4 clients looping on the lobby's and the "
+        "watch page's lists), after a run without it",
     )
     parser.add_argument("--profile", help="cProfile the (first) server into this file")
     parser.add_argument(

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, TypeVar
 
 import jinja2
+from markupsafe import Markup, escape
 from starlette.templating import Jinja2Templates
 
 from gammon.server.analysis import AnalysisRunner
@@ -29,6 +31,7 @@ from gammon.server.i18n import person
 from gammon.server.notify import Notifier
 from gammon.server.ratelimit import KeyedLimiter
 from gammon.server.settings import Settings
+from gammon.server.shared import SharedAnswers
 from gammon.server.steps import StepAnswers
 from gammon.server.tournaments import Tournaments
 from gammon.storage import Database, Standings, Store
@@ -43,6 +46,20 @@ T = TypeVar("T")
 TEMPLATES: Final = Path(__file__).parent / "templates"
 
 
+#: Stands for the visitor's CSRF token in HTML shared by every visitor
+#: (:class:`~gammon.server.shared.SharedAnswers`): :func:`with_csrf` puts the token in.
+CSRF_SLOT: Final = "csrf-slot-" + secrets.token_hex(16)
+
+
+def with_csrf(html: str, token: str) -> Markup:
+    """Shared HTML (rendered with :data:`CSRF_SLOT` as its token) for one visitor.
+
+    >>> str(with_csrf(f'<input value="{CSRF_SLOT}">', "abc"))
+    '<input value="abc">'
+    """
+    return Markup(html.replace(CSRF_SLOT, str(escape(token))))
+
+
 class Context:
     """Everything the routes share, started and stopped by the app's lifespan."""
 
@@ -54,6 +71,7 @@ class Context:
             undefined=jinja2.StrictUndefined,
         )
         env.filters["person"] = person  # {{ name|person(t) }}: a bot's level translated
+        env.filters["with_csrf"] = with_csrf  # {{ shared_html|with_csrf(csrf) }}
         self.templates = Jinja2Templates(env=env)
         self.signin_limiter = KeyedLimiter(rate=0.2, burst=10)
         #: New accounts, guests and tables per client address.
@@ -66,6 +84,8 @@ class Context:
         self.steps = StepAnswers(processes=settings.bot_workers > 0)
         #: Grandmaster analyses and rollouts on demand: one job a person, bounded.
         self.deep = DeepRunner(processes=settings.bot_workers > 0)
+        #: The lobby's and the watch page's lists, shared by every visitor for a moment.
+        self.shared = SharedAnswers()
         #: Open WebSockets per client address (``--max-sockets``).
         self.sockets: dict[str, int] = {}
         self._db: Database | None = None

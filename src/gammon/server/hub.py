@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 #: What a table id looks like (``secrets.token_urlsafe(9)``).
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
+#: The journal kinds that change how a table is listed (the lobby, the watch page).
+LISTING_KINDS: Final = frozenset({"created", "sit", "leave", "start", "end"})
 #: Seconds an actor with no connections and no match in play is kept.
 _EVICT_AFTER: Final = 30.0
 #: Workers for the rules' heavy work off the backgammon board (``TableHost.work``): worker
@@ -86,6 +88,9 @@ class Hub:
         self._cleanup_task: asyncio.Task[None] | None = None
         #: Called with a table's id when one of this process's actors writes its ``end``.
         self.end_listeners: list[Callable[[str], None]] = []
+        #: Counts the commits heard here that change a table's listing (LISTING_KINDS): the
+        #: lists shared by every visitor (``gammon.server.shared``) are kept while it holds.
+        self.listings = 0
 
     async def start(self) -> None:
         """Listen to other processes and resume every table in play."""
@@ -185,6 +190,8 @@ class Hub:
 
     def announce(self, table_id: str, version: int, entry: Entry | None = None) -> None:
         """Tell other processes about a commit (in the background)."""
+        if entry is None or entry[0] in LISTING_KINDS:
+            self.listings += 1
         self.bus.post(table_id, version, entry)
 
     def ended(self, table_id: str) -> None:
@@ -193,6 +200,8 @@ class Hub:
             listener(table_id)
 
     async def _on_remote(self, table_id: str, version: int, entry: Entry | None) -> None:
+        if entry is None or entry[0] in LISTING_KINDS:
+            self.listings += 1
         actor = self.actors.get(table_id)
         if actor is not None:
             actor.notify(version, entry)
@@ -273,6 +282,7 @@ class Hub:
             "created",
             json.dumps(data, separators=(",", ":")),
         )
+        self.listings += 1
         actor = await self.get(table_id)
         assert actor is not None
         try:

@@ -15,7 +15,7 @@ from starlette.responses import RedirectResponse, Response
 
 from gammon.server.actor import TableActor
 from gammon.server.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_equal, origin_allowed
-from gammon.server.context import Context
+from gammon.server.context import CSRF_SLOT, Context
 from gammon.server.hub import TABLE_ID
 from gammon.server.i18n import LANGUAGES, error_text, translator
 from gammon.server.protocol import SERVER_NAME, ServerError, loads_text
@@ -48,6 +48,7 @@ __all__ = [
     "session_of",
     "set_csrf_cookie",
     "set_session_cookie",
+    "shared_lists",
     "table_listing",
     "user_json",
     "user_or_guest",
@@ -343,11 +344,33 @@ def live_summary(ctx: Context, row: TableRow) -> dict[str, Any] | None:
 
 
 async def lobby_tables(ctx: Context, limit: int) -> dict[str, list[dict[str, Any]]]:
-    """The lobby's two lists: open tables and live games."""
-    waiting = await ctx.db.run(lambda: ctx.store.list_tables(["waiting"], limit=limit))
-    playing = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=limit))
-    live = [item for item in (live_summary(ctx, row) for row in playing) if item is not None]
-    return {"open": [table_listing(t) for t in waiting], "live": live}
+    """The lobby's two lists: open tables and live games (up to ``limit`` each), shared by
+    every visitor for a moment (:class:`~gammon.server.shared.SharedAnswers`)."""
+
+    async def work() -> dict[str, list[dict[str, Any]]]:
+        waiting = await ctx.db.run(lambda: ctx.store.list_tables(["waiting"], limit=limit))
+        playing = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=limit))
+        live = [item for item in (live_summary(ctx, row) for row in playing) if item is not None]
+        return {"open": [table_listing(t) for t in waiting], "live": live}
+
+    return await ctx.shared.get(("tables", limit), ctx.hub.listings, work)
+
+
+async def shared_lists(ctx: Context, template: str, lang: str, limit: int) -> str:
+    """:func:`lobby_tables` rendered by ``template`` in ``lang``, shared by every visitor
+    for a moment: the visitor's CSRF token is :data:`~gammon.server.context.CSRF_SLOT`
+    there (a page puts it in with the ``with_csrf`` filter)."""
+
+    async def work() -> str:
+        tables = await lobby_tables(ctx, limit)
+        return ctx.templates.env.get_template(template).render(
+            t=translator(lang),
+            csrf=CSRF_SLOT,
+            open_tables=tables["open"],
+            live_tables=tables["live"],
+        )
+
+    return await ctx.shared.get(("html", template, lang, limit), ctx.hub.listings, work)
 
 
 def client_address(request: Request) -> str:

@@ -25,7 +25,6 @@ from gammon.server.web.common import (
     form_text,
     form_values,
     lang_of,
-    lobby_tables,
     may_create,
     need_session,
     redirect_signed_in,
@@ -33,6 +32,7 @@ from gammon.server.web.common import (
     render_page,
     session_of,
     set_session_cookie,
+    shared_lists,
     user_or_guest,
 )
 from gammon.server.web.players import account_extras, group_ledger
@@ -93,13 +93,12 @@ async def lobby(
     form: Mapping[str, str] | None = None,
     error: ServerError | None = None,
 ) -> Response:
-    tables = await lobby_tables(context_of(request), 50)
+    lists = await shared_lists(context_of(request), "_lobby_lists.html", lang_of(request), 50)
     return await render_page(
         request,
         "lobby.html",
         {
-            "open_tables": tables["open"],
-            "live_tables": tables["live"],
+            "lists": lists,
             "variants": sorted([*VARIANTS, *ROTATIONS]),
             "cubeless": [
                 name for name in [*VARIANTS, *ROTATIONS] if not all(v.cube for v in rotation(name))
@@ -122,17 +121,13 @@ async def lobby_page(request: Request) -> Response:
 
 async def lobby_lists(request: Request) -> Response:
     """The lobby's two lists as an HTML fragment: the lobby page swaps it in every few seconds."""
-    tables = await lobby_tables(context_of(request), 50)
-    return await render_page(
-        request,
-        "_lobby_lists.html",
-        {"open_tables": tables["open"], "live_tables": tables["live"]},
-    )
+    lists = await shared_lists(context_of(request), "_lobby_lists.html", lang_of(request), 50)
+    return await render_page(request, "_shared.html", {"lists": lists})
 
 
 async def watch(request: Request) -> Response:
-    tables = await lobby_tables(context_of(request), 200)
-    return await render_page(request, "watch.html", {"live_tables": tables["live"]})
+    lists = await shared_lists(context_of(request), "_watch_list.html", lang_of(request), 200)
+    return await render_page(request, "watch.html", {"lists": lists})
 
 
 async def signup_page(request: Request) -> Response:
