@@ -87,6 +87,7 @@ def test_settings(tmp_path: Path, **changes: Any) -> Settings:
         rate_limit=100_000.0,
         rate_burst=100_000,
         create_limit=100_000.0,
+        list_limit=100_000.0,
         starting_balance=1000,
     )
     return base.with_(**changes)

@@ -101,6 +101,8 @@ class GammonServer:
             # would otherwise count the whole suite's accounts and tables together
             "--create-limit",
             "100000",
+            "--list-limit",
+            "100000",
             "--log-level",
             "warning",
         ]

@@ -78,6 +78,11 @@ class Context:
         self.create_limiter = KeyedLimiter(
             rate=settings.create_limit / 60.0, burst=max(1, int(2 * settings.create_limit))
         )
+        #: The lists of tables (lobby, watch page, API) per client address: each is shared
+        #: (below), but a client looping on them would still hold the event loop.
+        self.list_limiter = KeyedLimiter(
+            rate=settings.list_limit, burst=max(1, int(4 * settings.list_limit))
+        )
         #: Match downloads: built off the event loop, cached, rationed per address.
         self.exports = Exports(processes=settings.bot_workers > 0)
         #: Click-to-move answers: cached, computed off the loop where they are heavy.

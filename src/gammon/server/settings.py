@@ -47,6 +47,8 @@ SETTINGS_HELP: Final[dict[str, str]] = {
     "rate_burst": "WebSocket message burst allowed per connection",
     "create_limit": "accounts, guests and tables one client address may create per minute "
     "(twice as many at once)",
+    "list_limit": "requests per second one client address may make for the lists of tables "
+    "(the lobby, its refresh, the watch page, GET /api/tables; four times as many at once)",
     "max_sockets": "WebSockets one client address may hold open at once (more are closed "
     "with 4429)",
     "idle_limit": "seconds a player may leave a decision open at a table without a clock "
@@ -84,6 +86,7 @@ class Settings:
     rate_limit: float = 10.0
     rate_burst: int = 30
     create_limit: float = 30.0
+    list_limit: float = 10.0
     max_sockets: int = 20
     idle_limit: float = 600.0
     max_imports: int = 500
@@ -113,6 +116,7 @@ class Settings:
         need(self.rate_limit > 0, "rate_limit must be > 0")
         need(self.rate_burst >= 1, "rate_burst must be >= 1")
         need(self.create_limit > 0, "create_limit must be > 0")
+        need(self.list_limit > 0, "list_limit must be > 0")
         need(1 <= self.max_sockets <= 100_000, "max_sockets must be 1..100000")
         need(0 <= self.idle_limit <= 7 * 86400, "idle_limit must be 0..604800 seconds")
         need(1 <= self.max_imports <= 100_000, "max_imports must be 1..100000")
@@ -158,6 +162,7 @@ _INTS: Final = {
 _FLOATS: Final = {
     "rate_limit",
     "create_limit",
+    "list_limit",
     "idle_limit",
     "reconnect_grace",
     "bot_delay",

@@ -15,6 +15,7 @@ from gammon.server.web.common import (
     json_body,
     lobby_tables,
     may_create,
+    may_list,
     need_session,
     session_of,
     set_csrf_cookie,
@@ -89,6 +90,7 @@ async def api_ledger(request: Request) -> Response:
 
 
 async def api_tables(request: Request) -> Response:
+    may_list(request)
     return JSONResponse(await lobby_tables(context_of(request), 100))
 
 

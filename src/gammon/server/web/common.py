@@ -40,6 +40,7 @@ __all__ = [
     "live_summary",
     "lobby_tables",
     "may_create",
+    "may_list",
     "need_session",
     "read_form",
     "redirect_signed_in",
@@ -208,6 +209,15 @@ def may_create(request: Request) -> None:
     if not context_of(request).create_limiter.allow(client_address(request)):
         raise ServerError(
             "rate_limited", "too many new accounts, guests or tables from here; wait a minute"
+        )
+
+
+def may_list(request: Request) -> None:
+    """Take one of the client address's requests for the lists of tables, or refuse."""
+    if not context_of(request).list_limiter.allow(client_address(request)):
+        raise ServerError(
+            "rate_limited",
+            "too many requests for the lists of tables from your address: wait a moment",
         )
 
 

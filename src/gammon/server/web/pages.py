@@ -26,6 +26,7 @@ from gammon.server.web.common import (
     form_values,
     lang_of,
     may_create,
+    may_list,
     need_session,
     redirect_signed_in,
     redirect_to,
@@ -116,16 +117,19 @@ async def lobby(
 
 
 async def lobby_page(request: Request) -> Response:
+    may_list(request)
     return await lobby(request)
 
 
 async def lobby_lists(request: Request) -> Response:
     """The lobby's two lists as an HTML fragment: the lobby page swaps it in every few seconds."""
+    may_list(request)
     lists = await shared_lists(context_of(request), "_lobby_lists.html", lang_of(request), 50)
     return await render_page(request, "_shared.html", {"lists": lists})
 
 
 async def watch(request: Request) -> Response:
+    may_list(request)
     lists = await shared_lists(context_of(request), "_watch_list.html", lang_of(request), 200)
     return await render_page(request, "watch.html", {"lists": lists})
 
