@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -21,6 +22,10 @@ log = logging.getLogger(__name__)
 
 #: Seconds a rate-limited client is told to wait (the ``Retry-After`` header).
 RETRY_AFTER: Final = 2
+#: Seconds a refused GET (past a rate limit) waits before its answer: a client looping on
+#: a rationed page then asks once a second per connection, instead of as fast as refusals
+#: come (each still costs the server a request's parsing and answer).
+REFUSAL_DELAY: Final = 1.0
 
 
 def _wants_json(request: Request) -> bool:
@@ -31,6 +36,8 @@ def _wants_json(request: Request) -> bool:
 
 async def _error_page(request: Request, exc: ServerError, status: int | None = None) -> Response:
     code = status or http_status(exc.code)
+    if exc.code == "rate_limited" and request.method == "GET":
+        await asyncio.sleep(REFUSAL_DELAY)
     if _wants_json(request):
         return JSONResponse({"error": {"code": exc.code, "message": str(exc)}}, status_code=code)
     if exc.code == "rate_limited" and request.method == "GET":
