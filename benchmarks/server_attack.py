@@ -4,9 +4,10 @@ Run against the server while the benchmark's matches are played, from a process 
 its own: 4 clients looping on the ``.mat`` download of a long money session (80 games,
 written to the database before the server starts), 20 sockets asking ``steps`` at an
 acey-deucey 1-2 (a position where each answer costs up to seconds), and 10
-acey-deucey tables against the world-class bot, whose human side plays at once; and, beyond
-the issue's attack, 4 clients looping on the lobby's and the watch page's lists (every table
-of the benchmark listed: before they were shared, ~12 ms of the server's CPU each).
+acey-deucey tables against the world-class bot, whose human side plays at once; and, with
+``lists`` (``--attack-lists``, beyond the issue's attack), 4 clients looping on the lobby's
+and the watch page's lists (every table of the benchmark listed: before they were shared
+and rationed, ~12 ms of the server's CPU each).
 """
 
 from __future__ import annotations
@@ -52,13 +53,13 @@ def prepare(database_url: str) -> Targets:
 
 
 @contextlib.contextmanager
-def attacking(url: str, targets: Targets | None) -> Iterator[None]:
+def attacking(url: str, targets: Targets | None, lists: bool = False) -> Iterator[None]:
     """The attack (``targets`` None: none) and a quiet bot table measuring its bot's
     replies run in a process of their own for as long as the block runs; the replies'
     p50 and p99 are printed at the end."""
     context = multiprocessing.get_context("spawn")
     halt = context.Event()
-    proc = context.Process(target=_attack, args=(url, targets, halt), daemon=True)
+    proc = context.Process(target=_attack, args=(url, targets, halt, lists), daemon=True)
     proc.start()
     try:
         yield
@@ -80,11 +81,11 @@ class _Halt:
         return bool(self._event.is_set())
 
 
-def _attack(url: str, targets: Targets | None, halt: Any) -> None:
-    asyncio.run(_attackers(url, targets, _Halt(halt)))
+def _attack(url: str, targets: Targets | None, halt: Any, lists: bool) -> None:
+    asyncio.run(_attackers(url, targets, _Halt(halt), lists))
 
 
-async def _attackers(url: str, targets: Targets | None, halted: _Halt) -> None:
+async def _attackers(url: str, targets: Targets | None, halted: _Halt, lists: bool) -> None:
     replies: list[float] = []
     attackers = []
     if targets is not None:
@@ -92,8 +93,10 @@ async def _attackers(url: str, targets: Targets | None, halted: _Halt) -> None:
             *(_exports(url, targets.long_table, halted) for _ in range(4)),
             *(_steps(url, targets, halted) for _ in range(20)),
             *(_bot_table(url, halted) for _ in range(10)),
-            *(_pages(url, path, halted) for path in ("/watch", "/lobby/tables") for _ in range(2)),
         ]
+        if lists:
+            pages = ("/watch", "/lobby/tables")
+            attackers += [_pages(url, path, halted) for path in pages for _ in range(2)]
     probe = _bot_table(url, halted, "standard", "expert", replies)
     results = await asyncio.gather(probe, *attackers, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException)]

@@ -773,8 +773,12 @@ def main() -> int:
         action="store_true",
         help="also play the matches while the bounded attack of issue #20 runs (20 sockets "
         "on acey-deucey steps, 4 clients looping on a long match's .mat, 10 acey-deucey "
-        "tables against the world-class bot; and 4 clients looping on the lobby's and the "
-        "watch page's lists), after a run without it",
+        "tables against the world-class bot), after a run without it",
+    )
+    parser.add_argument(
+        "--attack-lists",
+        action="store_true",
+        help="with --attack: 4 more clients loop on the lobby's and the watch page's lists",
     )
     parser.add_argument("--profile", help="cProfile the (first) server into this file")
     parser.add_argument(
@@ -814,6 +818,8 @@ def main() -> int:
         parser.error("--processes and --clients must be 1..16")
     if not 1 <= args.repeat <= 20:
         parser.error("--repeat must be 1..20")
+    if args.attack_lists and not args.attack:
+        parser.error("--attack-lists adds to --attack")
     if args.pin and args.url is not None:
         parser.error("--pin places the servers it starts: not with --url")
     if args.pin and args.processes >= len(os.sched_getaffinity(0)):
@@ -884,7 +890,7 @@ def _one_run(args: argparse.Namespace, db: str, source: str | None, attacked: bo
         if args.attack:  # with or without the attack: a quiet bot table is measured
             from server_attack import attacking
 
-            stack.enter_context(attacking(addresses[0], targets))
+            stack.enter_context(attacking(addresses[0], targets, args.attack_lists))
         return run(
             addresses,
             args.matches,
