@@ -16,7 +16,7 @@ import pytest
 
 from gammon.server.context import CSRF_SLOT
 from gammon.server.shared import SharedAnswers
-from serverkit import Player, RunningServer, start_server
+from serverkit import Player, RunningServer, run_async, start_server
 from serverkit import test_settings as settings_for
 
 # ---------------------------------------------------------------- the cache itself
@@ -51,7 +51,7 @@ def test_an_answer_is_kept_for_its_ttl_and_while_its_generation_holds() -> None:
         got.append(await shared.get("other", 1, work))  # another key
         return got
 
-    assert asyncio.run(scenario()) == [1, 1, 2, 2, 3, 4]
+    assert run_async(scenario) == [1, 1, 2, 2, 3, 4]
 
 
 def test_a_failure_reaches_every_waiter_and_is_not_kept() -> None:
@@ -72,7 +72,7 @@ def test_a_failure_reaches_every_waiter_and_is_not_kept() -> None:
         )
         return results, await shared.get("k", 0, fine)
 
-    results, after = asyncio.run(scenario())
+    results, after = run_async(scenario)
     assert len(calls) == 1
     assert all(isinstance(r, OSError) for r in results), results
     assert after == 7
@@ -95,7 +95,7 @@ def test_a_visitor_who_leaves_does_not_stop_the_work_others_wait_for() -> None:
         first.cancel()  # the first visitor closed the tab
         return await second
 
-    assert asyncio.run(scenario()) == "lists"
+    assert run_async(scenario) == "lists"
     assert len(calls) == 1
 
 
