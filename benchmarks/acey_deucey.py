@@ -35,11 +35,12 @@ from collections.abc import Callable
 from gammon import Position
 from gammon.dice import Dice
 from gammon.errors import GammonError
+from gammon.position import forget_plays
 from gammon.rules import track
 from gammon.rules.bonus import BonusPlays
 from gammon.sampling import game_positions
-from gammon.server.steps import step_payload
-from gammon.server.views import moves_payload
+from gammon.server.table.steps import step_payload
+from gammon.server.table.views import forget_moves, moves_payload
 
 # the generator's board and a play's raw steps (gammon.rules.track's private types)
 State = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
@@ -130,7 +131,8 @@ def _cold(run: Callable[[], object]) -> float:
     """CPU milliseconds of ``run``, every cache of the 1-2 emptied first."""
     track._all_plays.cache_clear()
     track._bonus.cache_clear()
-    moves_payload.cache_clear()
+    forget_plays()
+    forget_moves()
     gc.collect()  # not the garbage of the question before
     c = time.process_time()
     with contextlib.suppress(GammonError):  # an illegal text or step: answered with an error

@@ -39,9 +39,10 @@ gnubg.command("set display off")
 out = {}
 for name, path in FILES:
     gnubg.command("new session")
-    gnubg.command("import mat " + path)
+    fresh = gnubg.match()
+    gnubg.command('import mat "' + path + '"')  # quoted: names may hold spaces
     m = gnubg.match()
-    if not m or not m.get("games"):
+    if not m or not m.get("games") or m == fresh:  # unchanged: gnubg did not read it
         out[name] = None
         continue
     games = []
@@ -69,9 +70,27 @@ def files_of(folder: Path) -> list[Path]:
     )
 
 
-def gnubg_outcomes(paths: list[Path], timeout: float = 600) -> dict[str, Any]:
+def gnubg_outcomes(paths: list[Path], timeout: float = 600, batch: int = 100) -> dict[str, Any]:
     """What gnubg reads of each file: ``{name: {"length", "games": [...]}}``, None when
-    it reads no game."""
+    it reads no game (or stops on the file: each batch that gnubg does not finish is
+    split until the file that stops it is read alone)."""
+    result: dict[str, Any] = {}
+    pending = [paths[i : i + batch] for i in range(0, len(paths), batch)]
+    while pending:
+        group = pending.pop(0)
+        read = _gnubg_run(group, timeout)
+        if read is not None:
+            result.update(read)
+        elif len(group) == 1:
+            result[group[0].name] = None
+        else:
+            half = len(group) // 2
+            pending[:0] = [group[:half], group[half:]]
+    return result
+
+
+def _gnubg_run(paths: list[Path], timeout: float) -> dict[str, Any] | None:
+    """One gnubg process over ``paths``; None when it writes no result."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.json"
         script = Path(tmp) / "script.py"
@@ -80,16 +99,19 @@ def gnubg_outcomes(paths: list[Path], timeout: float = 600) -> dict[str, Any]:
             f"FILES = {files!r}\nOUT = {str(out)!r}\n" + textwrap.dedent(_SCRIPT),
             encoding="utf-8",
         )
-        subprocess.run(
-            [str(GNUBG), "-t", "-q", "-p", str(script)],
-            capture_output=True,
-            timeout=timeout,
-            cwd=tmp,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        try:
+            subprocess.run(
+                [str(GNUBG), "-t", "-q", "-p", str(script)],
+                capture_output=True,
+                timeout=timeout,
+                cwd=tmp,
+                stdin=subprocess.DEVNULL,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return None
         if not out.exists():
-            raise RuntimeError("gnubg wrote no result")
+            return None
         result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
         return result
 
@@ -108,7 +130,10 @@ def gammon_outcome(path: Path, *, strict: bool = False) -> dict[str, Any]:
             s[outcome.winner] += outcome.points
             score = (s[0], s[1])
     final = states[-1]
-    if not final.over and final.game.phase != "opening":
+    # a game under way: one with an action (a table with no roll-off starts the next
+    # game on turn, before anything happens in it)
+    begun = len(states) > 1 and states[-2].game.number == final.game.number
+    if not final.over and final.game.phase != "opening" and begun:
         games.append({"score": list(score), "winner": None, "points": 0})
     return {"length": record.options.match_length, "games": games}
 

@@ -34,8 +34,8 @@ import uvicorn
 from sqlalchemy import text
 
 from gammon.server import create_app
+from gammon.server.infra.settings import Settings
 from gammon.server.run import bind
-from gammon.server.settings import Settings
 from gammon.storage import Database
 from seed_players import seed
 from server_load import postgres_schema

@@ -7,7 +7,13 @@ acey-deucey 1-2 (a position where each answer costs up to seconds), and 10
 acey-deucey tables against the world-class bot, whose human side plays at once; and, with
 ``lists`` (``--attack-lists``, beyond the issue's attack), 4 clients looping on the lobby's
 and the watch page's lists (every table of the benchmark listed: before they were shared
-and rationed, ~12 ms of the server's CPU each).
+and rationed, ~12 ms of the server's CPU each).  With ``costly`` (``--attack-costly``, the
+issue #30 figures): 4 clients looping on an imported match's replay (the long session's
+``.mat`` imported by a guest), 4 clients looping on the long session's match page
+(``/matches/{id}``: its 80 games listed), and 20 spectators of the long session asking
+``history`` pages of its 80 games at the rate a socket is allowed.  With ``addresses`` over 1
+(``--attack-addresses 16``), every HTTP looper above runs from each of that many loopback
+addresses (127.0.0.2, 127.0.0.3, ...: the server sees them as different clients).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -37,30 +44,53 @@ class Targets:
     long_table: str
     acey_table: str
     acey_cookies: tuple[str, str]
+    #: a shorter session (20 games), whose ``.mat`` is imported (the long one's is over
+    #: the import's 1 MB)
+    import_table: str = ""
 
 
 def prepare(database_url: str) -> Targets:
     """Write the attack's tables to the database (before the server starts)."""
     sys.path.insert(0, str(TESTS))
-    from gammon.server.auth import SESSION_COOKIE
+    from gammon.server.community.auth import SESSION_COOKIE
     from journalkit import write_long_session  # type: ignore[import-not-found]  # in tests/
 
     long = write_long_session(database_url, 80)
     options = {"variant": "acey-deucey", "cube": False}
     acey = write_long_session(database_url, 0, plies=30, options=options, final_roll=(1, 2), seed=0)
     cookies = tuple(f"{SESSION_COOKIE}={token}" for token in acey.tokens)
-    return Targets(long.table_id, acey.table_id, (cookies[0], cookies[1]))
+    short = write_long_session(database_url, 20)
+    return Targets(long.table_id, acey.table_id, (cookies[0], cookies[1]), short.table_id)
+
+
+@dataclass(frozen=True)
+class Extras:
+    """The attackers beyond the issue #20 attack: the lists' loopers, the costly GETs and
+    messages of issue #30, and how many loopback addresses the HTTP loopers come from."""
+
+    lists: bool = False
+    costly: bool = False
+    addresses: int = 1
 
 
 @contextlib.contextmanager
-def attacking(url: str, targets: Targets | None, lists: bool = False) -> Iterator[None]:
+def attacking(
+    url: str,
+    targets: Targets | None,
+    extras: Extras | None = None,
+    cpus: set[int] | None = None,
+) -> Iterator[None]:
     """The attack (``targets`` None: none) and a quiet bot table measuring its bot's
     replies run in a process of their own for as long as the block runs; the replies'
-    p50 and p99 are printed at the end."""
+    p50 and p99 are printed at the end.  ``cpus``: the CPUs it may use (``--pin``: the
+    clients', for the attackers stand for other machines too)."""
     context = multiprocessing.get_context("spawn")
     halt = context.Event()
-    proc = context.Process(target=_attack, args=(url, targets, halt, lists), daemon=True)
+    args = (url, targets, halt, extras or Extras())
+    proc = context.Process(target=_attack, args=args, daemon=True)
     proc.start()
+    if cpus is not None and proc.pid is not None:
+        os.sched_setaffinity(proc.pid, cpus)
     try:
         yield
     finally:
@@ -81,22 +111,40 @@ class _Halt:
         return bool(self._event.is_set())
 
 
-def _attack(url: str, targets: Targets | None, halt: Any, lists: bool) -> None:
-    asyncio.run(_attackers(url, targets, _Halt(halt), lists))
+def _attack(url: str, targets: Targets | None, halt: Any, extras: Extras) -> None:
+    asyncio.run(_attackers(url, targets, _Halt(halt), extras))
 
 
-async def _attackers(url: str, targets: Targets | None, halted: _Halt, lists: bool) -> None:
+def _address(n: int, extras: Extras) -> str | None:
+    """The loopback address of the ``n``-th HTTP looper (None: the default, 127.0.0.1)."""
+    return None if extras.addresses <= 1 else f"127.0.0.{2 + n % extras.addresses}"
+
+
+async def _attackers(url: str, targets: Targets | None, halted: _Halt, extras: Extras) -> None:
     replies: list[float] = []
     attackers = []
     if targets is not None:
+        loopers = max(4, extras.addresses)  # of each kind: one per address at least
+        mat = f"/matches/{targets.long_table}/mat"
         attackers = [
-            *(_exports(url, targets.long_table, halted) for _ in range(4)),
+            *(_pages(url, mat, halted, _address(n, extras)) for n in range(loopers)),
             *(_steps(url, targets, halted) for _ in range(20)),
             *(_bot_table(url, halted) for _ in range(10)),
         ]
-        if lists:
-            pages = ("/watch", "/lobby/tables")
-            attackers += [_pages(url, path, halted) for path in pages for _ in range(2)]
+        if extras.lists:
+            attackers += [
+                _pages(url, path, halted, _address(n, extras))
+                for path in ("/watch", "/lobby/tables")
+                for n in range(loopers // 2 if extras.addresses <= 1 else loopers)
+            ]
+        if extras.costly:
+            cookies, replay = await _imported(url, f"/matches/{targets.import_table}/mat")
+            attackers += [
+                _pages(url, replay, halted, _address(n, extras), cookies) for n in range(loopers)
+            ]
+            page = f"/matches/{targets.long_table}"
+            attackers += [_pages(url, page, halted, _address(n, extras)) for n in range(loopers)]
+            attackers += [_history(url, targets.long_table, halted) for _ in range(20)]
     probe = _bot_table(url, halted, "standard", "expert", replies)
     results = await asyncio.gather(probe, *attackers, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException)]
@@ -104,18 +152,63 @@ async def _attackers(url: str, targets: Targets | None, halted: _Halt, lists: bo
         print(f"attack: {len(failed)} client(s) stopped early: {failed[0]!r}", file=sys.stderr)
 
 
-async def _exports(url: str, table: str, halted: _Halt) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
-        while not halted():
-            with contextlib.suppress(httpx.HTTPError):
-                await client.get(f"/matches/{table}/mat")
-
-
-async def _pages(url: str, path: str, halted: _Halt) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+async def _pages(
+    url: str,
+    path: str,
+    halted: _Halt,
+    address: str | None = None,
+    cookies: dict[str, str] | None = None,
+) -> None:
+    """A client asking for ``path`` over and over (from ``address``, with ``cookies``)."""
+    transport = httpx.AsyncHTTPTransport(local_address=address) if address else None
+    async with httpx.AsyncClient(
+        base_url=url, timeout=120, transport=transport, cookies=cookies
+    ) as client:
         while not halted():
             with contextlib.suppress(httpx.HTTPError):
                 await client.get(path)
+
+
+async def _imported(url: str, mat: str) -> tuple[dict[str, str], str]:
+    """A guest imports the long session's ``.mat``: its cookies and the replay's path."""
+    async with httpx.AsyncClient(base_url=url, timeout=300) as client:
+        token = (await client.get("/api/session")).json()["csrf"]
+        r = await client.post("/api/guest", json={}, headers={"X-CSRF-Token": token})
+        csrf = r.json()["csrf"]
+        data = (await client.get(mat)).content
+        sent = await client.post(
+            "/import",
+            data={"csrf_token": csrf},
+            files={"file": ("long.mat", data, "application/octet-stream")},
+        )
+        where = sent.headers.get("location", "")
+        if not where.startswith("/imports/"):
+            raise RuntimeError(f"the import failed: {sent.status_code} {sent.text[:200]}")
+        return dict(client.cookies.items()), f"/api{where}/replay"
+
+
+async def _history(url: str, table: str, halted: _Halt) -> None:
+    """A spectator of ``table`` asking its games' history pages, one after the other, at
+    the rate a socket is allowed (10 a second)."""
+    async with connect(_ws_url(url, table), max_size=2**24) as ws:
+        state = await _hello(ws)
+        games = max(1, int(state.get("history_game") or 1))
+        n = 0
+
+        async def drain() -> None:
+            with contextlib.suppress(Exception):
+                async for _ in ws:
+                    pass
+
+        reader = asyncio.ensure_future(drain())
+        try:
+            while not halted():
+                n += 1
+                game = 1 + n % games
+                await ws.send(json.dumps({"type": "history", "game": game, "id": f"h{n}"}))
+                await asyncio.sleep(0.1)
+        finally:
+            reader.cancel()
 
 
 def _ws_url(url: str, table: str) -> str:

@@ -194,6 +194,7 @@ def server_process(
     )
     if cpus is not None:
         os.sched_setaffinity(proc.pid, cpus)
+    reader: threading.Thread | None = None
     try:
         assert proc.stdout is not None
         url = ""
@@ -208,7 +209,8 @@ def server_process(
         if not url:
             raise RuntimeError("the server did not start")
         # its warnings must never fill the pipe and stall it: read on a thread, and counted
-        threading.Thread(target=_keep_log, args=(proc.stdout,), daemon=True).start()
+        reader = threading.Thread(target=_keep_log, args=(proc.stdout,), daemon=True)
+        reader.start()
         yield url, proc.pid
     finally:
         proc.terminate()
@@ -217,8 +219,10 @@ def server_process(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        if proc.stdout is not None:
-            proc.stdout.close()
+        if reader is not None:  # the server is gone: its output ends, then the reader
+            reader.join(timeout=10)
+        if proc.stdout is not None and (reader is None or not reader.is_alive()):
+            proc.stdout.close()  # (closed under a reader still reading, it raised there)
 
 
 #: The servers' log lines of the current run (``--log-level warning``: its warnings and
@@ -227,8 +231,31 @@ SERVER_LOG: collections.Counter[str] = collections.Counter()
 
 
 def _keep_log(stream: IO[str]) -> None:
-    """Count a server's log lines until it closes its output."""
+    """Count a server's log lines until it closes its output (or the stream is closed)."""
+    with contextlib.suppress(ValueError, OSError):
+        _count_lines(stream)
+
+
+#: ``--stalls``: where the servers' event loops were held (the innermost frame of the
+#: stack the watchdog logged, then gammon's innermost three) -> (stalls, milliseconds held).
+STALLS: dict[str, tuple[int, int]] = {}
+_HELD = re.compile(r"event loop held (\d+) ms in:")
+
+
+def _count_lines(stream: IO[str]) -> None:
+    held: int | None = None
+    frames: list[str] = []
     for line in stream:
+        if held is not None:
+            if line.startswith("  "):  # a frame of the stall's stack
+                frames.append(line.strip())
+                continue
+            _stalled(held, frames)
+            held, frames = None, []
+        found = _HELD.search(line)
+        if found:
+            held = int(found.group(1))
+            continue
         # the time stamp off, and the numbers and identifiers (table ids) made alike
         text = re.sub(r"^[\d-]+ [\d:,]+ ", "", line.strip())
         SERVER_LOG[re.sub(r"\b(?=\w*[a-z])(?=\w*[A-Z\d])\w{6,}\b|\d+", "N", text)[:160]] += 1
@@ -645,6 +672,33 @@ def summarize(label: str, runs: list[Stats], duration: float) -> None:
     )
 
 
+def _stalled(held: int, frames: list[str]) -> None:
+    """One stall the watchdog logged: counted by its innermost frames (site-packages and
+    the standard library shortened)."""
+    others = [f for f in frames if f.startswith("[")]  # other threads, then the loop's
+    frames = [f for f in frames if not f.startswith(("[", "other threads"))]
+    short = [re.sub(r"^\S*/(site-packages|python3\.\d+|src)/", "", f) for f in frames]
+    ours = [f for f in short if f.startswith(("gammon/", "starlette/", "jinja2/", "uvicorn/"))][-4:]
+    where = " < ".join(reversed(ours + short[-1:] if short[-1:] != ours[-1:] else ours))
+    if others:
+        where += " || " + " | ".join(re.sub(r"/\S*/", "", f) for f in others)
+    n, total = STALLS.get(where, (0, 0))
+    STALLS[where] = (n + 1, total + held)
+
+
+def report_stalls() -> None:
+    """``--stalls``: the places the servers' loops were held longest in the run just
+    played (then forgotten)."""
+    if STALLS:
+        rows = sorted(STALLS.items(), key=lambda row: -row[1][1])
+        total = sum(ms for _, ms in STALLS.values())
+        count = sum(n for n, _ in STALLS.values())
+        print(f"  event loop held: {count} stalls, {total} ms in all; the longest in total:")
+        for where, (n, ms) in rows[:6]:
+            print(f"    {ms:6d} ms {n:4d}x  {where[:500]}")
+    STALLS.clear()
+
+
 def report_log() -> None:
     """The servers' warnings and errors of the run just played (then forgotten): a server
     that logs on every action is slow for that reason, whatever else it does."""
@@ -780,6 +834,19 @@ def main() -> int:
         action="store_true",
         help="with --attack: 4 more clients loop on the lobby's and the watch page's lists",
     )
+    parser.add_argument(
+        "--attack-costly",
+        action="store_true",
+        help="with --attack: 4 more clients loop on an imported match's replay and 20 "
+        "spectators ask the long session's history pages at the allowed rate (issue #30)",
+    )
+    parser.add_argument(
+        "--attack-addresses",
+        type=int,
+        default=1,
+        help="with --attack: every HTTP looper of the attack runs from each of this many "
+        "loopback addresses, 127.0.0.2 and on (default 1: all from 127.0.0.1)",
+    )
     parser.add_argument("--profile", help="cProfile the (first) server into this file")
     parser.add_argument(
         "--pin",
@@ -793,6 +860,14 @@ def main() -> int:
         default=1,
         help="play each configuration this many times, each on a fresh database and "
         "servers, and print the runs side by side with their median p99 (default 1)",
+    )
+    parser.add_argument(
+        "--stalls",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="have the servers log every event-loop stall of MS milliseconds or more with "
+        "where it was held (gammon serve --stall-log), and print the places held longest",
     )
     parser.add_argument(
         "--timeline",
@@ -818,8 +893,10 @@ def main() -> int:
         parser.error("--processes and --clients must be 1..16")
     if not 1 <= args.repeat <= 20:
         parser.error("--repeat must be 1..20")
-    if args.attack_lists and not args.attack:
-        parser.error("--attack-lists adds to --attack")
+    if (args.attack_lists or args.attack_costly or args.attack_addresses != 1) and not args.attack:
+        parser.error("--attack-lists, --attack-costly and --attack-addresses add to --attack")
+    if not 1 <= args.attack_addresses <= 200:
+        parser.error("--attack-addresses must be 1..200")
     if args.pin and args.url is not None:
         parser.error("--pin places the servers it starts: not with --url")
     if args.pin and args.processes >= len(os.sched_getaffinity(0)):
@@ -851,6 +928,7 @@ def main() -> int:
                     report(
                         label if args.repeat == 1 else f"{label}, run {i + 1}", stats, args.duration
                     )
+                    report_stalls()
                     report_log()
                     if args.timeline:
                         timeline(stats)
@@ -874,6 +952,8 @@ def _one_run(args: argparse.Namespace, db: str, source: str | None, attacked: bo
 
             targets = prepare(url)
         extra = ["--redis-url", args.redis_url] if args.processes > 1 else []
+        if args.stalls:
+            extra += ["--stall-log", str(args.stalls / 1000)]
         sockets = 4 * args.matches + 100  # both players of each match, and the attackers
         server_cpus, client_cpus = (
             cpu_split(args.processes) if args.pin else ([None] * args.processes, None)
@@ -888,9 +968,10 @@ def _one_run(args: argparse.Namespace, db: str, source: str | None, attacked: bo
         ]
         addresses = [address for address, _ in servers]
         if args.attack:  # with or without the attack: a quiet bot table is measured
-            from server_attack import attacking
+            from server_attack import Extras, attacking
 
-            stack.enter_context(attacking(addresses[0], targets, args.attack_lists))
+            extras = Extras(args.attack_lists, args.attack_costly, args.attack_addresses)
+            stack.enter_context(attacking(addresses[0], targets, extras, client_cpus))
         return run(
             addresses,
             args.matches,

@@ -11,7 +11,9 @@ echo "== ruff check";          ruff check src tests benchmarks
 echo "== mypy --strict";       mypy --strict src
 echo "== pytest"
 set +e
-pytest -n "${GAMMON_TEST_WORKERS:-2}" "$@"
+# --dist loadscope: a module's tests run on one worker, so a module-scoped server (most of
+# tests/server, the browser tests that share one) starts once, not once per worker
+pytest -n "${GAMMON_TEST_WORKERS:-2}" --dist loadscope "$@"
 rc=$?
 set -e
 if [ "$rc" = 5 ]; then

@@ -2,7 +2,7 @@
 
 The server's own path (one transaction, one fan-out per entry) would take minutes for
 thousands of entries; here the journal is folded with the server's pure
-:func:`gammon.server.table.reduce` and the engine, with the table's verifiable dice,
+:func:`gammon.server.table.state.reduce` and the engine, with the table's verifiable dice,
 and appended entry by entry before the server starts (which then resumes the table).
 """
 
@@ -17,9 +17,10 @@ from typing import Any
 from gammon.dice import Dice
 from gammon.match import Abandon, Action, Play, Roll, action_to_dict, to_act
 from gammon.match.fairdice import VerifiableDice, commit
-from gammon.server.actor.actor import _update
-from gammon.server.auth import now_ms, token_hash
-from gammon.server.table import DICE_SCHEME, TableState, initial_state, reduce
+from gammon.server.community.auth import token_hash
+from gammon.server.infra.clock import now_ms
+from gammon.server.table.actor.actor import _update
+from gammon.server.table.state import DICE_SCHEME, TableState, initial_state, reduce
 from gammon.storage import Database, Store
 
 __all__ = ["LongTable", "write_long_session"]

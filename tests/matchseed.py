@@ -13,7 +13,7 @@ from pathlib import Path
 from gammon.match.actions import action_to_dict
 from gammon.match.fairdice import DICE_SCHEME, commit
 from gammon.match.record import MatchRecord, read_log, replay
-from gammon.server.table import TableState, initial_state, reduce
+from gammon.server.table.state import TableState, initial_state, reduce
 from gammon.storage import Database, Store, TableUpdate
 
 DATA = Path(__file__).parent / "data" / "analysis"

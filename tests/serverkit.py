@@ -23,8 +23,8 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from gammon.server import create_app
+from gammon.server.infra.settings import Settings
 from gammon.server.run import WS_MAX_FRAME, bind
-from gammon.server.settings import Settings
 
 _T = TypeVar("_T")
 
@@ -89,6 +89,11 @@ def test_settings(tmp_path: Path, **changes: Any) -> Settings:
         create_limit=100_000.0,
         list_limit=100_000.0,
         starting_balance=1000,
+        # fresh accounts play rated matches at once, as often as a test needs
+        # (tests/server/test_fair_rated.py checks the site's defaults)
+        rated_min_age=0.0,
+        rated_min_matches=0,
+        rated_pair_limit=0,
     )
     return base.with_(**changes)
 
@@ -467,7 +472,9 @@ class ServeProcess:
         import subprocess
         import sys
 
-        full_env = {**os.environ, **(env or {})}
+        # as test_settings: fresh accounts play rated matches at once, as often as needed
+        rated = ("GAMMON_RATED_MIN_AGE", "GAMMON_RATED_MIN_MATCHES", "GAMMON_RATED_PAIR_LIMIT")
+        full_env = {**dict.fromkeys(rated, "0"), **os.environ, **(env or {})}
         full_env.pop("GAMMON_PORT", None)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gammon", "serve", "--port", "0", "--bot-delay", "0", *args],

@@ -5,6 +5,7 @@
 ``gammon demo``    a short tour of the rules library
 ``gammon verify-dice``  check the dice of a finished match against its commitment
 ``gammon serve``   run the web site (needs the ``server`` extra)
+``gammon admin``   moderators and bans, on the site's database (docs/moderation.md)
 """
 
 from __future__ import annotations
@@ -186,7 +187,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import logging
 
-    from gammon.server.settings import Settings
+    from gammon.server.infra.settings import Settings
 
     overrides = {name: getattr(args, name) for name in _serve_fields()}
     settings = Settings.from_env(**overrides)
@@ -209,16 +210,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _serve_fields() -> list[str]:
     from dataclasses import fields
 
-    from gammon.server.settings import Settings
+    from gammon.server.infra.settings import Settings
 
     return [f.name for f in fields(Settings)]
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``gammon serve``: one flag per setting of :class:`gammon.server.settings.Settings`."""
+    """``gammon serve``: one flag per setting of :class:`gammon.server.infra.settings.Settings`."""
     from dataclasses import fields
 
-    from gammon.server.settings import SETTINGS_HELP, Settings, parse_setting
+    from gammon.server.infra.settings import SETTINGS_HELP, Settings, parse_setting
 
     p = sub.add_parser(
         "serve",
@@ -380,6 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=cmd_play)
 
     _add_serve(sub)
+    from gammon.server.community.admin import add_admin_parser
+
+    add_admin_parser(sub)
     return parser
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from gammon.variants import ENTRY
+
 __all__ = ["BOARD_BITS", "H", "W", "generic_plays", "play_keys", "step_sources"]
 
 #: Bits used by the mover's counts in a key (8 per point, 26 points).
@@ -100,7 +102,7 @@ def _step_key(s: int, t: int, o: list[int]) -> int:
 
 def _from_bar(m: list[int], o: list[int], a: int, b: int) -> list[int]:
     """Non-doubles with checkers on the bar (no bear-off is possible this turn)."""
-    ea, eb = 25 - a, 25 - b
+    ea, eb = ENTRY[a], ENTRY[b]
     open_a, open_b = o[ea] < 2, o[eb] < 2
     if m[25] >= 2:
         if open_a and open_b:
@@ -147,14 +149,15 @@ def _doubles(m: list[int], o: list[int], d: int) -> list[int]:
     bar = m[25]
     base = 0
     if bar:
-        if o[25 - d] >= 2:
+        e = ENTRY[d]
+        if o[e] >= 2:
             return []
         if bar >= 4:
-            return [4 * (W[25 - d] - W[25]) + (H[25 - d] if o[25 - d] == 1 else 0)]
-        base = bar * (W[25 - d] - W[25]) + (H[25 - d] if o[25 - d] == 1 else 0)
+            return [4 * (W[e] - W[25]) + (H[e] if o[e] == 1 else 0)]
+        base = bar * (W[e] - W[25]) + (H[e] if o[e] == 1 else 0)
     avail = m[:]
     if bar:
-        avail[25 - d] += bar
+        avail[ENTRY[d]] += bar
     # sources that can ever hold a checker: occupied, or fed from the source above
     sources = []
     fed = 0  # bit mask of points a source above can feed
@@ -433,7 +436,7 @@ def generic_plays(
 def step_sources(m: list[int], o: list[int], d: int) -> list[tuple[int, int]]:
     """Legal single steps ``(from, to)`` with die ``d`` on the board as it is now."""
     if m[25]:
-        t = 25 - d
+        t = ENTRY[d]
         return [(25, t)] if o[t] < 2 else []
     steps = []
     all_home = not any(m[7:25])

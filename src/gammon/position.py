@@ -28,27 +28,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import repeat
 from typing import Any, Final, overload
 
 from gammon.dice import Dice, DiceLike
-from gammon.errors import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    InvalidNotationError,
-    InvalidPositionError,
-)
+from gammon.errors import IllegalMoveError, InvalidPositionError
 from gammon.notation import drawing, svg, xgid
-from gammon.notation.movetext import PASS_WORDS, format_move, parse_move_text
+from gammon.notation.movetext import format_move
 from gammon.notation.position_id import decode_suffixed, encode_position_key, encode_suffixed
+from gammon.playset import PlaySet, StepOptions, listed, play_set
 from gammon.rules import rules_for
 from gammon.rules.base import (
-    COUNTED,
     GameResult,
-    LazyPlays,
     Rules,
     game_result,
-    how_many,
     is_drawn,
     side_from_points,
 )
@@ -56,28 +48,24 @@ from gammon.rules.board import board_layout, sides_from_layout
 from gammon.step import BAR, OFF, Step, point_text
 from gammon.variants import Variant, get_variant
 
-__all__ = ["BAR", "OFF", "GameResult", "Move", "Position", "Step", "StepOptions", "point_text"]
+__all__ = [
+    "BAR",
+    "OFF",
+    "GameResult",
+    "Move",
+    "PlaySet",
+    "Position",
+    "Step",
+    "StepOptions",
+    "forget_plays",
+    "point_text",
+]
 
 _new = object.__new__
 _set = object.__setattr__
 _get = tuple.__getitem__
-_make_move = tuple.__new__
 _NONE: Final = (0, 0)
 _DICE: Final = {(a, b): Dice(a, b) for a in range(1, 7) for b in range(1, 7)}
-
-
-@dataclass(frozen=True, slots=True)
-class StepOptions:
-    """For click-to-move clients: where the turn stands after some steps."""
-
-    #: Single steps that can still be completed into a legal move.
-    steps: tuple[Step, ...]
-    #: Whether the steps played so far form a legal move.
-    complete: bool
-    #: That legal move, when ``complete``.
-    move: Move | None
-    #: Dice still to play (empty when the turn is complete).
-    dice_left: tuple[int, ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +321,21 @@ class Position:
 
     # ------------------------------------------------------------------ moves
 
+    def plays(self, dice: DiceLike) -> PlaySet[Move]:
+        """The legal moves of a roll as one :class:`~gammon.playset.PlaySet`, the turn's
+        one list: kept for the last :data:`PLAYS_KEPT` (position, roll) asked, so the
+        engine's check after the roll, the mover's list, the click-to-move answers and the
+        move played read the moves listed once.  Every move method below answers through
+        it (acey-deucey's 1-2 is a lazy set that never lists its moves unasked).
+
+        >>> pos = Position.from_points({13: 2, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+        >>> pos.plays("31") is pos.plays((3, 1)), len(pos.plays("31"))
+        (True, 9)
+        """
+        d = _DICE.get(dice) if type(dice) is tuple else None
+        found = _kept_plays(self, d if d is not None else Dice.coerce(dice))
+        return found if found.origin is self else found.rebased(self)
+
     def legal_moves(self, dice: DiceLike) -> tuple[Move, ...]:
         """Every legal move for a roll, one per distinct resulting position.
 
@@ -342,29 +345,22 @@ class Position:
         is stable: the same position and dice always give the same moves in the same
         order.  Acey-deucey's 1-2 gives moves of up to six steps: the 1 and the 2,
         then four steps of the double the player chooses (see :meth:`earns_bonus_roll`).
+        Listed afresh as both play sets list (:func:`gammon.playset.listed`; the bots'
+        hot path: not kept, see :meth:`plays`).
 
         >>> [str(m) for m in Position.from_points({13: 1}, {17: 1}).legal_moves("54")]
         ['13/8*/4', '13/9/4']
         """
         d = _DICE.get(dice) if type(dice) is tuple else None
-        if d is None:
-            d = Dice.coerce(dice)
-        keys, memo = self.rules.plays(self, d)
-        # zip builds each move's content tuple in C: this is the hot path of every bot
-        return tuple(
-            map(_make_move, repeat(Move), zip(repeat(self), repeat(d), keys, repeat(memo)))
-        )
+        return listed(self, d if d is not None else Dice.coerce(dice), Move)
 
     def move_texts(self, dice: DiceLike) -> dict[str, Move]:
-        """:meth:`legal_moves` by their texts, in order, kept for the last 512 rolls asked
-        (not acey-deucey's 1-2): :meth:`parse_move` of such a text is then a lookup.
+        """:meth:`legal_moves` by their texts, in order (:meth:`PlaySet.texts`; a copy).
 
         >>> list(Position.initial().move_texts("21"))[:3]
         ['24/23 24/22', '24/22 8/7', '24/22 6/5']
         """
-        d = Dice.coerce(dice)
-        texts = _texts if self.rules.lazy_plays(self, d) is not None else _kept_texts
-        return {text: _make_move(Move, (self, d, *kept)) for text, kept in texts(self, d).items()}
+        return dict(self.plays(dice).texts())
 
     def can_move(self, dice: DiceLike) -> bool:
         """Whether the roll has a legal move (acey-deucey's 1-2 asks only its 1 and 2).
@@ -372,7 +368,7 @@ class Position:
         >>> Position.initial("acey-deucey").can_move("21"), Position.initial().can_move("66")
         (True, True)
         """
-        return self.first_legal_move(dice) is not None
+        return bool(self.plays(dice))
 
     def first_legal_move(self, dice: DiceLike) -> Move | None:
         """The first of :meth:`legal_moves` (None when the roll cannot be played), found
@@ -383,14 +379,11 @@ class Position:
         >>> Position.initial("acey-deucey").first_legal_move("21") is not None
         True
         """
-        d = Dice.coerce(dice)
-        if (lazy := self.rules.lazy_plays(self, d)) is not None:
-            return self._lazy_move(d, lazy, lazy.first())
-        return next(iter(self.legal_moves(d)), None)
+        return self.plays(dice).first()
 
     def move_to(self, dice: DiceLike, key: int) -> Move:
         """The legal move of ``dice`` whose resulting board is ``key`` (a :attr:`Move.key`),
-        found without listing every move of acey-deucey's 1-2 (:meth:`Rules.lazy_plays`).
+        found without listing every move of acey-deucey's 1-2.
 
         Raises :class:`IllegalMoveError` when no legal move reaches that board.
 
@@ -399,29 +392,20 @@ class Position:
         >>> start.move_to("65", move.key) == move
         True
         """
-        d = Dice.coerce(dice)
-        lazy = self.rules.lazy_plays(self, d)
-        if lazy is not None and key in lazy:
-            return self._lazy_move(d, lazy, key)
-        if lazy is None:
-            for move in self.legal_moves(d):
-                if move.key == key:
-                    return move
-        raise IllegalMoveError(
-            f"no legal move with {d} reaches board {key}; position {self.position_id()}"
-        )
+        plays = self.plays(dice)
+        move = plays.find(key)
+        if move is None:
+            raise IllegalMoveError(
+                f"no legal move with {plays.dice} reaches board {key}; position {self.position_id()}"
+            )
+        return move
 
     def pass_move(self, dice: DiceLike) -> Move:
         """The empty move that passes the turn when a roll has no legal move.
 
         Raises :class:`IllegalMoveError` if the roll can be played.
         """
-        d = Dice.coerce(dice)
-        if self.legal_moves(d):
-            raise IllegalMoveError(
-                f"roll {d} can be played, so the turn cannot be passed; position {self.position_id()}"
-            )
-        return _make_move(Move, (self, d, 0, {0: ()}))
+        return self.plays(dice).pass_move()
 
     def apply(self, move: Move) -> Position:
         """The position after ``move``, with the opponent on roll.
@@ -457,48 +441,9 @@ class Position:
         ...
         gammon.errors.IllegalMoveError: illegal move '24/18' with 65 in position 4HPwATDgc/ABMA: it plays 1 of the 2 dice that must be played
         """
-        d = Dice.coerce(dice)
-        lazy = self.rules.lazy_plays(self, d)  # acey-deucey's 1-2: never listed in full
-        if lazy is None and type(text) is str and (kept := _kept_texts(self, d).get(text)):
-            return _make_move(Move, (self, d, *kept))
-        legal = self.legal_moves(d) if lazy is None else ()
-        pid = self.position_id()
-        if not isinstance(text, str):
-            raise InvalidNotationError(f"invalid move {text!r}: expected text; position {pid}")
-        if text.strip().lower() in PASS_WORDS:
-            if lazy is not None or legal:
-                many = how_many(len(legal) if lazy is None else lazy.count(COUNTED))
-                such = legal[0] if lazy is None else self._lazy_move(d, lazy, lazy.first())
-                raise IllegalMoveError(
-                    f"illegal move {text!r} with {d} in position {pid}: "
-                    f"{many} legal moves exist, such as {such}"
-                )
-            return _make_move(Move, (self, d, 0, {0: ()}))
-        try:
-            paths = parse_move_text(text, self.rules.max_paths())
-        except InvalidNotationError as exc:
-            raise InvalidNotationError(f"{exc}; position {pid}") from None
-        if lazy is None:
-            keys = [m.key for m in legal]
-            found = set(self.rules.match_paths(self, paths, d, keys))
-            matches = [m for m in legal if m.key in found]
-        else:
-            keys = [lazy.first()]  # the example of a legal move
-            matches = [self._lazy_move(d, lazy, key) for key in lazy.match(paths)]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            options = ", ".join(str(m) for m in matches)
-            raise AmbiguousMoveError(
-                f"ambiguous move {text!r} with {d} in position {pid}: it can mean {options}"
-            )
-        if not keys:
-            reason = "no move is possible with this roll (write 'pass')"
-        else:
-            reason = self.rules.why_illegal(self, paths, d, keys)
-        raise IllegalMoveError(f"illegal move {text!r} with {d} in position {pid}: {reason}")
+        return self.plays(dice).parse(text)
 
-    def step_options(self, dice: DiceLike, played: Iterable[Step] = ()) -> StepOptions:
+    def step_options(self, dice: DiceLike, played: Iterable[Step] = ()) -> StepOptions[Move]:
         """For click-to-move clients: which single steps can follow ``played``.
 
         ``played`` are the steps already made this turn, in order.  The result lists
@@ -510,38 +455,24 @@ class Position:
         >>> [str(s) for s in opts.steps], opts.complete
         (['18/13', '13/8', '8/3'], False)
         """
-        d = Dice.coerce(dice)
-        done = list(played)
-        lazy = self.rules.lazy_plays(self, d)
-        if lazy is not None:  # acey-deucey's 1-2: the plays are asked about one by one
-            found = self.rules.step_search(self, d, lazy, lazy.need(), done)
-            key = found.complete
-            move = None if key is None else self._lazy_move(d, lazy, key)
-        else:
-            legal = {m.key: m for m in self.legal_moves(d)}
-            if not legal:
-                if done:
-                    raise IllegalMoveError(
-                        f"no move is possible with {d} in position {self.position_id()}"
-                    )
-                return StepOptions((), True, _make_move(Move, (self, d, 0, {0: ()})), ())
-            need = max(len(m) for m in legal.values())
-            found = self.rules.step_search(self, d, legal.keys(), need, done)
-            move = None if found.complete is None else legal[found.complete]
-        steps = tuple(Step(s, t, die, bool(hit)) for s, t, die, hit in found.steps)
-        return StepOptions(steps, move is not None, move, found.dice_left)
-
-    def _lazy_move(self, dice: Dice, lazy: LazyPlays, key: int) -> Move:
-        """The legal move ``key`` of :meth:`Rules.lazy_plays`, with its steps."""
-        return _make_move(Move, (self, dice, key, {key: lazy.raw(key)}))
+        return self.plays(dice).step_options(played)
 
 
-def _texts(pos: Position, dice: Dice) -> dict[str, tuple[int, dict[int, tuple[int, ...]]]]:
-    blots = pos.rules.blots(pos)  # each legal move's text -> its (key, steps memo)
-    return {format_move(m._raw(), blots): (m.key, _get(m, 3)) for m in pos.legal_moves(dice)}
+#: Play sets kept by :meth:`Position.plays` (the least recently asked go first).
+PLAYS_KEPT: Final = 512
 
 
-_kept_texts = lru_cache(maxsize=512)(_texts)  # shared answers: read only
+def _play_set(pos: Position, dice: Dice) -> PlaySet[Move]:
+    return play_set(pos, dice, Move)
+
+
+_kept_plays = lru_cache(maxsize=PLAYS_KEPT)(_play_set)  # shared answers: read only
+
+
+def forget_plays() -> None:
+    """Forget the play sets :meth:`Position.plays` keeps (for tests and benchmarks that
+    switch the rules' lazy answers off and on)."""
+    _kept_plays.cache_clear()
 
 
 # each slot's own setter: a frozen dataclass refuses ``setattr``

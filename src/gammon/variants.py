@@ -35,6 +35,7 @@ from typing import Final, Literal
 from gammon.errors import InvalidNotationError
 
 __all__ = [
+    "ENTRY",
     "ROTATIONS",
     "VARIANTS",
     "Family",
@@ -83,6 +84,11 @@ _POINT_MAPS: Final[dict[str, tuple[int, ...]]] = {
     "opposite": (0, *range(24, 0, -1), 0),  # q = 25 - p
     "same": (0, *range(13, 25), *range(1, 13), 0),  # q = p + 12 (p <= 12), p - 12 (p > 12)
 }
+#: Where a checker coming in with each die lands, in the mover's numbering: ``ENTRY[d]`` is
+#: the bar (25) less ``d`` steps, ``25 - d`` (1..6; ``ENTRY[0]`` is the bar).  On the
+#: backgammon board that is the opponent's point ``d`` (``point_map[d]``); in the other
+#: geometries it is where a checker waiting to start, or on the bar, comes in.
+ENTRY: Final[tuple[int, ...]] = tuple(25 - d for d in range(7))
 #: The same mappings as text for clients, in the words of :attr:`Variant.point_map`.
 _MAPPING_TEXT: Final = {"opposite": "q = 25 - p", "same": "q = p - 12 if p > 12 else p + 12"}
 
@@ -182,6 +188,16 @@ class Variant:
         ((24, 23, 22), (13, 14, 15))
         """
         return _POINT_MAPS[self.movement]
+
+    @property
+    def entry_points(self) -> tuple[int, ...]:
+        """:data:`ENTRY`: ``entry_points[d]`` is the mover's point that a checker coming
+        in (from the bar, or waiting to start) reaches with die ``d``, ``25 - d``.
+
+        >>> get_variant("standard").entry_points[6], get_variant("fevga").entry_points[1]
+        (19, 24)
+        """
+        return ENTRY
 
     def other_point(self, point: int) -> int:
         """The other side's number for the mover's point ``point`` (1..24).

@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
+
+from importgraph import packages_imported
 
 BOTS = Path(__file__).resolve().parents[2] / "src" / "gammon" / "bots"
 ENGINE_FREE = ["__init__.py", "met.py", "evaluator.py", "equity.py", "bot.py"]
 
 
-def _top_level_imports(path: Path) -> set[str]:
-    names: set[str] = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
-    return names
-
-
 def test_engine_free_modules_import_only_the_standard_library() -> None:
     allowed = set(sys.stdlib_module_names) | {"gammon"}
     for name in ENGINE_FREE:
-        outside = _top_level_imports(BOTS / name) - allowed
+        outside = packages_imported(BOTS / name, top_level_only=True) - allowed
         assert not outside, f"{name} imports {sorted(outside)}"
 
 

@@ -48,8 +48,7 @@ def pytest_runtest_makereport(
     report = yield
     if report.failed and call.when == "call":
         funcargs: dict[str, Any] = getattr(item, "funcargs", {})
-        for name in ("server", "own_server"):
-            srv = funcargs.get(name)
+        for name, srv in funcargs.items():
             if isinstance(srv, GammonServer):
                 text = "\n".join(srv.output[-40:]) or "(nothing logged)"
                 report.sections.append((f"gammon serve ({name}), last lines", text))

@@ -53,6 +53,35 @@ WAIT_MS = 30_000
 ALWAYS_ALLOWED = (re.compile(r"/favicon\.ico"),)
 SCREENSHOTS = os.environ.get("GAMMON_E2E_SCREENSHOTS")
 
+#: An init script: records the browser notifications the page makes (``window.__notes``),
+#: permission granted, and says the tab is hidden (inbox.js notifies only then).
+NOTIFICATION_HOOK = """
+window.__notes = [];
+class RecordedNotification {
+  constructor(title, options) { window.__notes.push({title, body: options && options.body}); }
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+}
+window.Notification = RecordedNotification;
+Object.defineProperty(document, "visibilityState", {get: () => "hidden", configurable: true});
+"""
+
+
+#: axe-core (``npm ci``), for the pages' accessibility checks.
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_with_every_page(page: Page) -> None:
+    """Load axe-core with every page the page's browser context opens from now on (an init
+    script: 40 ms a page, where a script tag added to the page took 170 ms)."""
+    page.context.add_init_script(path=str(AXE))
+
+
+def axe_loaded(page: Page) -> None:
+    """Make sure axe-core is in the page (a script tag when it did not come with it)."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(path=str(AXE))
+
 
 def unavailable(reason: str) -> None:
     """Skip (or, under CI, fail) a test that cannot run here."""
@@ -72,8 +101,10 @@ def chromium_path() -> str | None:
 class GammonServer:
     """A ``gammon serve`` subprocess on a loopback port and a temporary SQLite database."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *extra: str) -> None:
         self.db = db
+        #: More ``gammon serve`` flags (e.g. ``--pairing-bot-after 2``).
+        self.extra = extra
         self.port = 0
         self.url = ""
         self.proc: subprocess.Popen[str] | None = None
@@ -103,8 +134,17 @@ class GammonServer:
             "100000",
             "--list-limit",
             "100000",
+            # fresh accounts play rated matches at once, as often as a test needs
+            # (tests/server/test_fair_rated.py checks the site's defaults)
+            "--rated-min-age",
+            "0",
+            "--rated-min-matches",
+            "0",
+            "--rated-pair-limit",
+            "0",
             "--log-level",
             "warning",
+            *self.extra,
         ]
         env = {k: v for k, v in os.environ.items() if not k.startswith("GAMMON_")}
         self.proc = subprocess.Popen(
@@ -243,7 +283,10 @@ def sign_up(page: Page, name: str | None = None, password: str = "correct-horse"
 
 
 def create_table(page: Page, **options: Any) -> str:
-    """Create a table with the lobby's form; returns its id (the page is then the table)."""
+    """Create a table with the lobby's form; returns its id (the page is then the table).
+    The form's clock is on by default (docs/server.md, "Quick pairing"): these tables have
+    none unless ``clock=True`` is asked for."""
+    options = {"clock": False, **options}
     page.goto("/")
     form = page.locator("#create-table")
     for name, value in options.items():
@@ -405,6 +448,93 @@ def play_to_our_move(page: Page, roll: Callable[[], None] | None = None) -> None
         else:
             take(page, what, seen)
     raise AssertionError("never our move")
+
+
+class Traffic:
+    """The HTTP requests of a page in flight (its WebSockets aside), counted from now on."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.flying: set[Any] = set()
+        self.last = time.monotonic()
+        page.on("request", self._started)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", self._ended)
+
+    def _started(self, request: Any) -> None:
+        self.flying.add(request)
+        self.last = time.monotonic()
+
+    def _ended(self, request: Any) -> None:
+        self.flying.discard(request)
+        self.last = time.monotonic()
+
+    def idle(self, quiet_ms: int = 150, timeout: float = WAIT_MS) -> None:
+        """Wait (up to ``timeout`` ms) until no request has been in flight for ``quiet_ms``:
+        what Playwright's ``networkidle`` waits for, with a shorter quiet time than its fixed
+        500 ms (a page's requests that follow one another start within milliseconds of the
+        last answer)."""
+        end = time.monotonic() + timeout / 1000
+        while self.flying or time.monotonic() - self.last < quiet_ms / 1000:
+            assert time.monotonic() < end, f"requests still in flight: {self.flying}"
+            self.page.wait_for_timeout(25)  # the page's events come in meanwhile
+
+
+def within_polls(
+    page: Page, url: str, period_ms: int, check: Callable[[], None], *, polls: int = 3
+) -> None:
+    """``check()`` (a Playwright expectation with a short timeout) holds after at most
+    ``polls`` of the page's polls of ``url`` (a part of the address), each made at once by
+    moving the page's clock on by the poll's period (``page.clock.install()`` before the
+    page loaded) instead of waiting for it: the page still updates by itself."""
+    for n in range(polls):
+        with page.expect_response(lambda r: url in r.url):
+            page.clock.fast_forward(period_ms)
+        try:
+            check()
+            return
+        except AssertionError:
+            if n == polls - 1:
+                raise
+
+
+#: How often the end-of-match panel asks whether the other player asked for a rematch
+#: (over.js): the tests move the page's clock on by as much instead of waiting.
+REMATCH_POLL_MS = 4000
+
+
+def rematch_offered(page: Page) -> Locator:
+    """The rematch offer on ``page``'s end panel, once shown: within four of the panel's
+    polls (15 s before the page's clock was moved), each made at once (``within_polls``)."""
+    offer = page.locator("[data-testid=rematch-offer]")
+    within_polls(
+        page,
+        "/rematch",
+        REMATCH_POLL_MS,
+        lambda: playwright_api.expect(offer).to_be_visible(timeout=2000),
+        polls=4,
+    )
+    return offer
+
+
+def poll_until(
+    page: Page, url: str, period_ms: int, check: Callable[[], None], timeout: float = WAIT_MS
+) -> None:
+    """Until ``check()`` holds (a Playwright expectation with a short timeout), for up to
+    ``timeout`` ms: the page's poll of ``url`` (a part of the address), made every
+    ``period_ms`` by the page itself, is made at once each time by moving its clock on
+    (``page.clock.install()`` before the page loaded).  For what the server does meanwhile
+    (a round paired, the bots' match played): the page shows it as soon as it is done."""
+    end = time.monotonic() + timeout / 1000
+    while True:
+        try:
+            check()
+            return
+        except AssertionError:
+            if time.monotonic() > end:
+                raise
+        with page.expect_response(lambda r: url in r.url):
+            page.clock.fast_forward(period_ms)
 
 
 def shot(page: Page, name: str) -> None:

@@ -1,12 +1,7 @@
-"""Issue #18, item 5: every page checked with axe-core (no serious or critical violation).
+"""Issue #18, item 5: the board in words, its keys and the text move box; the axe-core helper
+other browser tests use (:func:`axe`).
 
-axe-core comes from npm (``node_modules/axe-core``, a dev dependency in package.json,
-installed by ``npm ci``) and is injected by Playwright into each page: the lobby, sign up and
-sign in, the account, a game against the bot (while playing and at the end), the match page,
-the verification page, the analysis page, the rules pages, watching, the leaderboard, a
-player's profile, challenges, tournaments and the import form; in light and dark colour
-schemes.  The result is
-printed.
+axe-core on every page, at desktop and phone size, light and dark: tests/e2e/test_axe_pages.py.
 """
 
 from __future__ import annotations
@@ -19,14 +14,10 @@ from typing import Any
 import pytest
 
 from e2e.kit import (
-    CI,
     Browse,
     GammonServer,
     create_table,
-    next_action,
     play_to_our_move,
-    play_until,
-    resign_the_match,
     sign_up,
     version,
 )
@@ -58,59 +49,6 @@ def axe(page: Any, label: str, results: dict[str, list[str]]) -> None:
     print(f"axe-core {label}: {len(bad)} serious/critical, others: {minor or 'none'}")
     for line in bad:
         print("   ", line)
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_serious_accessibility_violation_on_any_page(
-    server: GammonServer, browse: Browse, expect: Callable[..., Any], scheme: str
-) -> None:
-    if not AXE.exists():
-        if CI:
-            pytest.fail("node_modules/axe-core is missing: run npm ci")
-        pytest.skip("node_modules/axe-core is missing (npm ci)")
-    # the site's Content-Security-Policy allows no injected script: bypassed for axe-core
-    page = browse.page(server.url, "desktop", "alice", bypass_csp=True, color_scheme=scheme)
-    results: dict[str, list[str]] = {}
-    print()
-    page.goto("/signup")
-    axe(page, "sign up", results)
-    page.goto("/signin")
-    axe(page, "sign in", results)
-    sign_up(page)
-    page.goto("/")
-    axe(page, "lobby", results)
-    page.goto("/account")
-    axe(page, "account", results)
-    table = create_table(page, opponent="bot", bot_level="beginner", match_length=1)
-    next_action(page)
-    axe(page, "game (playing)", results)
-    # a few turns each (the record, the analysis and the match pages then have moves to
-    # show), then a resignation ends the match: a whole game took most of this test's time
-    start = version(page)
-    play_until(page, lambda: version(page) >= start + 12)
-    if not page.locator("[data-testid=over]").is_visible():
-        resign_the_match(page)
-    expect(page.locator("[data-testid=over]")).to_be_visible()
-    axe(page, "game (over)", results)
-    name = page.evaluate("() => window.gammonPage.state.table.seats.find((s) => s && !s.bot).name")
-    for label, path in (
-        ("match", f"/matches/{table}"),
-        ("verify", f"/matches/{table}/verify"),
-        ("analysis", f"/matches/{table}/analysis"),
-        ("rules", "/rules"),
-        ("rules of plakoto", "/rules/plakoto"),
-        ("watch", "/watch"),
-        ("leaderboard", "/leaderboard"),
-        ("profile", f"/@/{name}"),
-        ("challenges", "/challenges"),
-        ("tournaments", "/tournaments"),
-        ("import", "/import"),
-    ):
-        page.goto(path)
-        page.wait_for_load_state("networkidle")
-        axe(page, label, results)
-    failing = {k: v for k, v in results.items() if v}
-    assert not failing, failing
 
 
 def test_the_board_in_words_keys_and_the_text_move_box(

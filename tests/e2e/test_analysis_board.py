@@ -5,12 +5,21 @@ the page's first contentful paint (printed: ``-s`` shows it); a stored analysis 
 visit; a plakoto match judged by its net; jacquet and acey-deucey judged by their nets; the one
 click from the end-of-match panel.
 
+One server serves the module (its database seeded once).  Its tests do not disturb each
+other: the analysis of a match is asked for by one test only, the 7-point match the rollout,
+the French labels and the grandmaster's run look at is a copy of its own, analysed once for
+them (:func:`analysed_m7`), and every test waits for the analyses it starts (the runner
+refuses a third at once to one address: ``busy``).
+
 Screenshots at 1280x800 and 390x844 go to tests/e2e/artifacts/ (git-ignored).
 """
 
 from __future__ import annotations
 
+import json
 import re
+import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +33,8 @@ pytestmark = pytest.mark.e2e
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 M7 = "analysisM7xx"
+#: The same 7-point match, analysed once for the tests that look at its analysis.
+M7_ANALYSED = "analysisM7an"
 PLAKOTO = "analysisPlak"
 JACQUET = "analysisJacq"
 ACEY = "analysisAcey"
@@ -42,13 +53,14 @@ FCP_JS = """() => new Promise((resolve) => {
 })"""
 
 
-@pytest.fixture
-def seeded(chromium: str, tmp_path: Path) -> Iterator[GammonServer]:
-    """A server whose database holds the finished 7-point match, a plakoto, a jacquet, a tavli
-    and an acey-deucey match."""
+@pytest.fixture(scope="module")
+def seeded(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[GammonServer]:
+    """The module's server, whose database holds the finished 7-point match (twice), a
+    plakoto, a jacquet, a tavli and an acey-deucey match."""
     pytest.importorskip("bgsage", reason="the analysis needs the bot extra (bgsage)")
-    db = tmp_path / "gammon.db"
+    db = tmp_path_factory.mktemp("analysis-board") / "gammon.db"
     seed_finished_match(f"sqlite:///{db}", M7, recorded("standard-7"))
+    seed_finished_match(f"sqlite:///{db}", M7_ANALYSED, recorded("standard-7"))
     seed_finished_match(f"sqlite:///{db}", PLAKOTO, recorded("plakoto-1"))
     seed_finished_match(f"sqlite:///{db}", JACQUET, recorded("jacquet-1"))
     seed_finished_match(f"sqlite:///{db}", TAVLI, recorded("tavli-3"))
@@ -57,6 +69,34 @@ def seeded(chromium: str, tmp_path: Path) -> Iterator[GammonServer]:
     srv.start()
     yield srv
     srv.stop()
+
+
+def _analysis(server: GammonServer, table: str) -> None:
+    """Wait until the expert analysis of ``table`` is done (asked for if it is not)."""
+    url = f"{server.url}/api/tables/{table}/analysis"
+    with urllib.request.urlopen(url, timeout=ANALYSIS_MS / 1000) as answer:
+        assert answer.status == 200, (url, answer.status)
+
+
+def _settled(server: GammonServer, table: str) -> None:
+    """Wait until no expert analysis of ``table`` is queued or running (one a page asked
+    for): the next test's analyses are then not refused as too many at once."""
+    url = f"{server.url}/api/tables/{table}/analysis/progress"
+    end = time.monotonic() + ANALYSIS_MS / 1000
+    while True:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            status = json.load(answer)["status"]
+        if status in ("done", "none"):
+            return
+        assert time.monotonic() < end, (url, status)
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def analysed_m7(seeded: GammonServer) -> str:
+    """M7_ANALYSED, its expert analysis done (once for the module)."""
+    _analysis(seeded, M7_ANALYSED)
+    return M7_ANALYSED
 
 
 def _shot(page: Any, name: str) -> None:
@@ -230,7 +270,7 @@ def test_a_tavli_match_is_judged_game_by_game(
 def test_jacquet_and_acey_deucey_are_judged_by_their_nets(
     seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
-    from gammon.server.analysers import analyser_for
+    from gammon.server.analysis.registry import analyser_for
 
     # every variant off the backgammon board ships a net now (acey-deucey's 1-2 judged
     # among its staged search's plays), so none of them is left without an analyser
@@ -247,6 +287,7 @@ def test_jacquet_and_acey_deucey_are_judged_by_their_nets(
     start = _board(page)
     page.keyboard.press("ArrowRight")
     assert _step(page) == 1 and _board(page) != start
+    _settled(seeded, JACQUET)  # asked for by the first page
 
 
 def test_one_click_from_the_end_of_match_panel(
@@ -260,6 +301,7 @@ def test_one_click_from_the_end_of_match_panel(
         over.locator("[data-link=analysis]").click()
     assert re.search(rf"/matches/{table}/analysis$", page.url), page.url
     expect(page.locator("#ab-board [data-testid=board]")).to_be_visible()
+    _settled(seeded, table)  # the page asked for its analysis
 
 
 def _go_to_step(page: Any, selector: str) -> int:
@@ -270,13 +312,13 @@ def _go_to_step(page: Any, selector: str) -> int:
 
 
 def test_a_decision_rolled_out_from_the_analysis_board(
-    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+    analysed_m7: str, seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     """The Roll out button of a checker play: trials done/total while it runs, then each
     candidate's equity ± its 95% interval beside the static one, stored for the next visit.
     ``?trials=36`` keeps the rollout tiny."""
     page = browse.page(seeded.url)
-    page.goto(f"/matches/{M7}/analysis?trials=36")
+    page.goto(f"/matches/{analysed_m7}/analysis?trials=36")
     root = page.locator("#analysis-board")
     expect(root).to_have_attribute("data-analysed", "true", timeout=ANALYSIS_MS)
     # a checker play with a choice (the opening move of the second player has several)
@@ -313,10 +355,10 @@ def test_a_decision_rolled_out_from_the_analysis_board(
 
 
 def test_the_french_analysis_page_has_no_english_cube_labels(
-    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+    analysed_m7: str, seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     page = browse.page(seeded.url)
-    page.goto(f"/matches/{M7}/analysis?lang=fr")
+    page.goto(f"/matches/{analysed_m7}/analysis?lang=fr")
     expect(page.locator("#analysis-board")).to_have_attribute(
         "data-analysed", "true", timeout=ANALYSIS_MS
     )
@@ -384,12 +426,12 @@ def test_an_imported_match_has_the_same_analysis_board(
 
 
 def test_the_grandmaster_analysis_starts_shows_progress_and_cancels(
-    seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
+    analysed_m7: str, seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     """The "Deeper analysis (grandmaster)" button: the real worker starts, its progress shows with a
     Cancel button, and Cancel stops it (the button comes back; nothing is stored)."""
     page = browse.page(seeded.url)
-    page.goto(f"/matches/{M7}/analysis")
+    page.goto(f"/matches/{analysed_m7}/analysis")
     start = page.locator("[data-testid=deep-start]")
     expect(start).to_be_visible()
     start.click()
@@ -400,5 +442,5 @@ def test_the_grandmaster_analysis_starts_shows_progress_and_cancels(
     page.locator("[data-testid=deep-cancel]").click()
     expect(start).to_be_visible(timeout=120_000)
     expect(page.locator("#ab-deep .deep-note")).to_contain_text("Cancelled")
-    status = page.evaluate(f"async () => (await fetch('/api/tables/{M7}/deep')).json()")
+    status = page.evaluate(f"async () => (await fetch('/api/tables/{analysed_m7}/deep')).json()")
     assert status["status"] == "cancelled"

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from e2e.kit import Browse, GammonServer, SentFrames, open_table, shot
-from gammon.server.auth import SESSION_COOKIE
+from gammon.server.community.auth import SESSION_COOKIE
 from journalkit import LongTable, write_long_session
 
 pytestmark = pytest.mark.e2e

@@ -1,6 +1,8 @@
 """Issue #17 in Chromium: a challenge reaches the other player's page at once (badge and
 notice; declined, then another accepted, which sends both to their table), and a 4-player knockout of two signed-up people and two bots is played to the end
-(the people leave their matches, which loses them), its bracket page naming the winner;
+(the creator registered by default, told by a browser notification on another page when
+round 1 starts; the people leave their matches, which loses them: the final is the bots'),
+its bracket page naming the winner;
 one player uses a phone-sized screen (390x844)."""
 
 from __future__ import annotations
@@ -11,16 +13,35 @@ from typing import Any
 
 import pytest
 
-from e2e.kit import Browse, GammonServer, confirm, sign_up, wait_synced
+from e2e.kit import (
+    NOTIFICATION_HOOK,
+    Browse,
+    GammonServer,
+    confirm,
+    poll_until,
+    sign_up,
+    wait_synced,
+)
 
 pytestmark = pytest.mark.e2e
+
+#: How often the tournament's page asks for its bracket again (lobby.js PERIOD_MS): the
+#: pages' clocks are moved on by as much instead of waiting (kit.poll_until).
+LIVE_POLL_MS = 5000
+
+
+def _live(page: Any, tournament: str, check: Callable[[], None], timeout: float = 30_000) -> None:
+    """``check`` holds within ``timeout`` ms, the page's bracket asked for again at once (its
+    clock moved on) until it does."""
+    poll_until(page, f"/tournaments/{tournament}/live", LIVE_POLL_MS, check, timeout)
 
 
 def _go_to_my_match(page: Any, tournament: str, name: str, expect: Callable[..., Any]) -> None:
     """From the tournament's page, to the table of my match now being played."""
     page.goto(f"/tournaments/{tournament}")
     link = page.locator(".pairing:not(.done)", has_text=name).locator("[data-testid=pairing-table]")
-    expect(link).to_be_visible()  # the bracket refreshes itself every 5 s
+    # the bracket refreshes itself every 5 s
+    _live(page, tournament, lambda: expect(link).to_be_visible(timeout=500))
     link.click()
     wait_synced(page)
 
@@ -30,6 +51,8 @@ def test_a_knockout_with_two_people_and_two_bots_runs_to_the_end(
 ) -> None:
     boss = browse.page(server.url, "desktop", "boss")
     ann = browse.page(server.url, "phone", "ann")
+    for page in (boss, ann):
+        page.clock.install()  # the bracket's polls are made at once (_live)
     boss_name, ann_name = sign_up(boss), sign_up(ann)
 
     # a challenge shows at once on the other player's page: a badge and a notice
@@ -72,13 +95,22 @@ def test_a_knockout_with_two_people_and_two_bots_runs_to_the_end(
     found = re.search(r"/tournaments/(\d+)$", boss.url)
     assert found, boss.url
     tournament = found.group(1)
-    with boss.expect_navigation():
-        boss.locator("#register-button").click()
+    # "I play in it" is ticked by default: the creator is registered
+    expect(boss.locator("#entrants li")).to_have_count(1)
+    expect(boss.locator("#register-button")).to_have_text("Unregister")
     for _ in range(2):
         boss.locator("#add-bot select").select_option("beginner")
         with boss.expect_navigation():
             boss.locator("#add-bot button").click()
     expect(boss.locator("#entrants li")).to_have_count(3)
+
+    # boss, away on another page with notifications allowed, is told when round 1 starts
+    away = browse.page(server.url, "desktop", "boss-away", bypass_csp=True)
+    away.context.add_cookies(boss.context.cookies())
+    away.context.add_init_script(NOTIFICATION_HOOK)
+    away.goto("/leaderboard")
+    away.wait_for_function("() => document.querySelector('#inbox-badge') !== null")
+    away.wait_for_timeout(300)  # its user socket open
 
     # ann registers on her phone: the tournament is full and starts
     ann.goto("/tournaments")
@@ -86,16 +118,20 @@ def test_a_knockout_with_two_people_and_two_bots_runs_to_the_end(
     ann.locator(f"#live-tournaments a[href='/tournaments/{tournament}']").click()
     with ann.expect_navigation():
         ann.locator("#register-button").click()
-    expect(ann.locator("#bracket .round")).to_have_count(1)
+    rounds = ann.locator("#bracket .round")
+    _live(ann, tournament, lambda: expect(rounds).to_have_count(1, timeout=500))
     width = ann.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, f"the tournament page is {width} px wide on a phone"
 
-    # round 1 pairs the top seed (boss) with the last (ann); ann leaves hers: boss goes on
+    # the two unrated people (1500) are seeded above the beginner bots (1166): round 1 is
+    # boss against the last seed, ann against the third; both leave their matches
+    away.wait_for_function("() => window.__notes.length >= 1")
+    note = away.evaluate("() => window.__notes[0].body")
+    assert note.startswith("Round 1 (Friday cup) starts: you play gammon-bot"), note
+    expect(away.locator("[data-testid=inbox-badge]")).to_have_text("3")  # 2 challenges before
     _go_to_my_match(ann, tournament, ann_name, expect)
     with ann.expect_navigation():
         confirm(ann, "leave")
-    # the final: boss against the bot that won the other match; boss leaves it too
-    expect(boss.locator("#bracket .round")).to_have_count(2)
     _go_to_my_match(boss, tournament, boss_name, expect)
     with boss.expect_navigation():
         confirm(boss, "leave")
@@ -104,8 +140,15 @@ def test_a_knockout_with_two_people_and_two_bots_runs_to_the_end(
     for page in (boss, ann):
         page.goto(f"/tournaments/{tournament}")
         winner = page.locator("[data-testid=tournament-winner]")
-        expect(winner).to_contain_text("gammon-bot")
-        expect(page.locator("#tournament-status")).to_have_attribute("data-status", "finished")
+        _live(
+            page, tournament, lambda w=winner: expect(w).to_contain_text("gammon-bot", timeout=500)
+        )
+        status = page.locator("#tournament-status")
+        _live(
+            page,
+            tournament,
+            lambda s=status: expect(s).to_have_attribute("data-status", "finished", timeout=500),
+        )
     rounds = boss.locator("#bracket .round")
     expect(rounds).to_have_count(2)
     expect(rounds.nth(0).locator(".pairing.done")).to_have_count(2)

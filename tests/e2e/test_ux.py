@@ -1,7 +1,8 @@
 """Issue #11: the game page as pleasant as lichess and Galaxy.
 
 One screen (board and buttons without scrolling, desktop and phone), moving aids (movable
-checkers marked, one click by the larger die, a double-click by both, auto-confirm), sounds
+checkers marked, one click by the larger die, a double-click by both, two quick taps on a
+touch screen two checkers, auto-confirm), sounds
 and their mute, the Crawford cube, the seat colours, money at risk in the prompts, the live
 header balance, server refusals shown in the page, rejected resignation levels, rematches.
 """
@@ -28,6 +29,7 @@ from e2e.kit import (
     open_table,
     play_step,
     play_while,
+    rematch_offered,
     seat_of,
     shot,
     sign_up,
@@ -35,9 +37,14 @@ from e2e.kit import (
     version,
     wait_synced,
     wait_until,
+    within_polls,
 )
 
 pytestmark = pytest.mark.e2e
+
+#: How often the lobby asks for its lists again (lobby.js PERIOD_MS): the tests move the
+#: page's clock on by as much instead of waiting (``within_polls``).
+LOBBY_POLL_MS = 5000
 
 #: Whether the board and the action buttons are inside the viewport, and the page's scroll.
 _FITS = """() => {
@@ -124,7 +131,7 @@ def test_moving_aids_sounds_and_the_cube(
     assert sources
     expect(page.locator(".board .checker.movable")).to_have_count(len(sources))
 
-    # one click plays the larger die the checker can use; the same point again, the other
+    # one click plays the die of the better move the checker can make; again, the other
     point = page.evaluate(
         """() => { const p = window.gammonPage; const o = p.input.options();
         const big = Math.max(...p.match.game.dice);
@@ -138,12 +145,14 @@ def test_moving_aids_sounds_and_the_cube(
     wait_until(lambda: page.evaluate("() => window.gammonPage.input.played.length") >= 1)
     played = page.evaluate("() => window.gammonPage.input.played[0]")
     assert played[:3] == expected[:3]
-    assert expected[2] == max(
+    # the die of the better move from that checker (the larger on a tie: firstclick.js,
+    # tested in tests/js/firstclick.test.mjs), one the checker can use
+    assert expected[2] in {
         s[2]
         # the first steps, as the page builds them from the state's moves
         for s in page.evaluate("() => window.gammonPage.input.builder().options([]).steps")
         if s[0] == point
-    )
+    }
     assert "move" in page.evaluate("() => window.gammonSound.played")
 
     # by default the move goes by itself once complete (after a short grace)
@@ -209,6 +218,7 @@ def test_a_complete_move_goes_after_a_grace_that_undo_takes_back(
     server: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     page = browse.page(server.url, "desktop", "alice")
+    page.clock.install()  # the graces waited out are moved past (the clock still runs)
     sent = SentFrames(page)  # before the table's socket opens
     sign_up(page)
     create_table(page, opponent="bot", bot_level="beginner", match_length=3, cube=False)
@@ -241,7 +251,10 @@ def test_a_complete_move_goes_after_a_grace_that_undo_takes_back(
     expect(page.locator("[data-testid=sending]")).to_have_count(0)
     assert page.evaluate("() => window.gammonPage.input.played.length") > 0
     expect(page.locator("[data-action=confirm-move]")).to_be_enabled()
-    page.wait_for_timeout(3500)  # past both graces: a send not taken back would have gone
+    # past both graces (the page's clock moved on): a send not taken back would have gone,
+    # and would show within the half second
+    page.clock.fast_forward(3500)
+    page.wait_for_timeout(500)
     assert (version(page), sent.count("move")) == (before, moves)  # nothing was sent
 
     # 3. with the page's own grace (1 s), a complete move goes by itself, once
@@ -295,6 +308,67 @@ def test_a_double_click_takes_one_checker_on_by_both_dice(
         return calls; }"""
     )
     assert calls == [[5, 2, 3], [2, 0, 2]]
+
+
+#: A point of the player's from which two checkers may move, whichever die the first tap
+#: plays (the second tap must then find another checker there), or null.
+_TWO_FROM_ONE = """() => {
+  const input = window.gammonPage.input;
+  const opts = input.options(), builder = input.builder();
+  if (!opts || opts.complete || !builder || input.played.length) return null;
+  for (const from of new Set(opts.steps.map((s) => s[0]))) {
+    const firsts = opts.steps.filter((s) => s[0] === from);
+    const again = (s) => { const next = builder.options([s]);
+      return next && !next.complete && next.steps.some((t) => t[0] === from); };
+    if (from !== 0 && firsts.every(again)) return from;
+  }
+  return null;
+}"""
+
+
+def test_two_quick_taps_on_a_stack_move_two_checkers(server: GammonServer, browse: Browse) -> None:
+    """On a touch screen two taps on one stack within 400 ms are two clicks, each moving a
+    checker from it, not a double-click taking the first checker on (#33 item 4)."""
+    page = browse.page(server.url, "phone", "tapper")
+    page.add_init_script("localStorage.setItem('gammon.autoConfirm', '0')")  # the move waits
+    page.add_init_script(
+        "window.__taps = []; addEventListener('pointerup', (e) =>"
+        " window.__taps.push([e.pointerType, performance.now()]), true);"
+    )
+    sign_up(page)
+    create_table(page, opponent="bot", bot_level="beginner", match_length=5)
+    for _ in range(8):  # a turn with a stack two checkers may leave (the first, nearly always)
+        what, seen = next_step(page)
+        if what != "src":
+            take(page, what, seen)
+            continue
+        point = page.evaluate(_TWO_FROM_ONE)
+        if point is None:
+            play_while([page], lambda: next_step(page)[0] in ("src", "dest"))
+            take(page, *next_step(page))  # confirm
+            continue
+        # found and measured in one step: a render (the bot's move, presence) may replace
+        # the board's elements between two calls (a box asked for so once came back None)
+        box = page.wait_for_function(
+            """(point) => {
+              const e = document.querySelector(`.board .hit[data-point='${point}']`);
+              const r = e && e.isConnected ? e.getBoundingClientRect() : null;
+              return r && r.width && r.height ? {x: r.x, y: r.y, width: r.width, height: r.height} : null;
+            }""",
+            arg=point,
+        ).json_value()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8
+        page.evaluate("() => { window.__taps = []; }")
+        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(x, y)
+        page.wait_for_function("() => window.gammonPage.input.played.length >= 2")
+        taps = page.evaluate("() => window.__taps")
+        assert [kind for kind, _ in taps] == ["touch", "touch"], taps
+        assert taps[1][1] - taps[0][1] < 400, taps  # within a double-click's time
+        played = page.evaluate("() => window.gammonPage.input.played.map((s) => s.slice(0, 2))")
+        assert [step[0] for step in played] == [point, point], played  # two checkers
+        return
+    raise AssertionError("no turn with a stack two checkers could leave")
 
 
 def test_money_prompts_and_the_live_balance(
@@ -359,6 +433,8 @@ def test_refusals_shown_rejected_levels_disabled_and_a_rematch(
     watch.allow("cannot resign now: a resignation at level 1 was rejected")
     alice = browse.page(server.url, "desktop", "alice")
     bob = browse.page(server.url, "desktop", "bob")
+    for page in (alice, bob):
+        page.clock.install()  # the rematch's poll is made at once (within_polls)
     sign_up(alice)
     bob_name = sign_up(bob)
     table = create_table(alice, opponent="human", match_length=1, seat=0, cube=False)
@@ -404,7 +480,7 @@ def test_refusals_shown_rejected_levels_disabled_and_a_rematch(
     expect(resigner.locator("[data-testid=status]")).to_contain_text("Waiting for an opponent")
 
     # the other player's page offers it, and joins the same table
-    expect(other.locator("[data-testid=rematch-offer]")).to_be_visible(timeout=15000)
+    rematch_offered(other)
     expect(other.locator("[data-action=rematch]")).to_have_text("Accept the rematch")
     with other.expect_navigation():
         other.locator("[data-action=rematch]").click()
@@ -446,7 +522,13 @@ def test_the_lobby_updates_by_itself(
     server: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
     watcher = browse.page(server.url, "desktop", "watcher")
+    watcher.clock.install()  # its polls are made at once (within_polls)
     watcher.goto("/")
+
+    def polled(check: Callable[[], None]) -> None:
+        """``check`` holds after at most 3 of the lobby's polls (15 s before)."""
+        within_polls(watcher, "/lobby/tables", LOBBY_POLL_MS, check)
+
     alice = browse.page(server.url, "desktop", "alice")
     sign_up(alice)
     table = create_table(
@@ -460,11 +542,11 @@ def test_the_lobby_updates_by_itself(
 
     # without a reload: the live game with its score, the open table with every option
     live = watcher.locator(f"#live-tables li[data-table='{table}']")
-    expect(live).to_be_visible(timeout=15000)
+    row = watcher.locator(f"#open-tables tr[data-table='{waiting}']")
+    polled(lambda: expect(live).to_be_visible(timeout=1000))
     expect(live.locator("[data-testid=live-score]")).to_contain_text("0–0")
     expect(live).to_contain_text("Mars (up to gammons)")
-    row = watcher.locator(f"#open-tables tr[data-table='{waiting}']")
-    expect(row).to_be_visible(timeout=15000)
+    polled(lambda: expect(row).to_be_visible(timeout=1000))
     for text in ("money", "stake 1", "cube to 4", "Jacoby", "beavers"):
         expect(row).to_contain_text(text)
 
@@ -475,21 +557,22 @@ def test_the_lobby_updates_by_itself(
     alice.locator("[data-action=resign-2]").click()
     alice.locator("[data-testid=prompt] [data-action=confirm]").click()
     expect(alice.locator("[data-testid=over]")).to_be_visible()
-    expect(live).to_have_count(0, timeout=15000)
+    polled(lambda: expect(live).to_have_count(0, timeout=1000))
 
     # a bot game its person has left is not "live" either
     carol = browse.page(server.url, "desktop", "carol")
     sign_up(carol)
     left = create_table(carol, opponent="bot", bot_level="beginner", match_length=3)
-    expect(watcher.locator(f"#live-tables li[data-table='{left}']")).to_be_visible(timeout=15000)
+    carols = watcher.locator(f"#live-tables li[data-table='{left}']")
+    polled(lambda: expect(carols).to_be_visible(timeout=1000))
     carol.goto("/watch")
-    expect(watcher.locator(f"#live-tables li[data-table='{left}']")).to_have_count(0, timeout=15000)
+    polled(lambda: expect(carols).to_have_count(0, timeout=1000))
 
 
 #: The visible text of the game page and the English strings that have another translation.
 _ENGLISH_LEFT = """async (lang) => {
-  const en = (await import('/static/game/i18n/en.js')).default;
-  const other = (await import(`/static/game/i18n/${lang}.js`)).default;
+  const en = await (await fetch('/i18n/en.json')).json();
+  const other = await (await fetch(`/i18n/${lang}.json`)).json();
   const english = new Set();
   for (const [k, v] of Object.entries(en)) if (other[k] !== v) english.add(v);
   const out = [];
@@ -518,17 +601,17 @@ def test_the_game_page_has_no_english_left(
     catalogues: list[str] = []  # the languages' catalogues the page asks for
     page.on(
         "request",
-        lambda r: catalogues.append(r.url.rsplit("/", 1)[1]) if "/game/i18n/" in r.url else None,
+        lambda r: catalogues.append(r.url.rsplit("/", 1)[1]) if "/i18n/" in r.url else None,
     )
     sign_up(page)
     create_table(page, opponent="bot", bot_level="beginner", match_length=1)
-    assert set(catalogues) == {"en.js"}  # only the page's language is loaded
+    assert set(catalogues) == {"en.json"}  # only the page's language is loaded
     header_menu(page)  # a phone: the header's links are in its menu
     page.locator(f"[data-testid=langs] a[data-lang={lang}]").click()
     if size == "phone":
         expect(page.locator("#site-nav")).to_be_hidden()  # the choice closes the menu
     expect(page.locator("html")).to_have_attribute("lang", lang)
-    assert set(catalogues) == {"en.js", f"{lang}.js"}  # and the new one when it changes
+    assert set(catalogues) == {"en.json", f"{lang}.json"}  # and the new one when it changes
     level = {"fr": "débutant", "it": "principiante"}[lang]
     expect(page.locator("[data-testid=player-top] .name")).to_have_text(f"gammon-bot ({level})")
     for checked in range(30):

@@ -147,4 +147,9 @@ test("texts: equities with their sign, chances, what each step says", () => {
     "<wins> 2 (2\u20130)",
   ]);
   assert.equal(stepText(step({ kind: "resign", level: 2 }), say), "<offers to resign> (<a gammon>)");
+  // issue #33: an opening roll-off not played is no "cannot move"; a tie is shown
+  const rolloff = step({ kind: "rolloff", p: 0, dice: { seat: 0, values: [5, 1] } });
+  assert.equal(stepText(rolloff, say), "<wins the opening roll> 5\u20131");
+  const tie = step({ kind: "rolloff", p: null, dice: { seat: 0, values: [3, 3] } });
+  assert.equal(stepText(tie, say), "<Opening roll> 3\u20133: <a tie, rolled again>");
 });

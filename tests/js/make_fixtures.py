@@ -2,7 +2,7 @@
 
 Each fixture is what the game page reads from a real ``state`` (the variant's view, the
 board, pins, checkers waiting, the dice, ``moves`` as
-:func:`gammon.server.views.moves_payload` builds them, and the first ``step_options``) for
+:func:`gammon.server.table.views.moves_payload` builds them, and the first ``step_options``) for
 the seat to move, seat 0, plus
 the server's own click-to-move answers (:meth:`Position.step_options`) for every prefix of
 every order in which the steps of a listed move can be played. Positions are found by
@@ -23,7 +23,7 @@ from typing import Any
 from gammon.errors import IllegalMoveError
 from gammon.move import Move, Step
 from gammon.position import Position
-from gammon.server.views import moves_payload, variant_view
+from gammon.server.table.views import moves_payload, variant_view
 from gammon.variants import get_variant
 
 OUT = Path(__file__).parent / "fixtures"
@@ -35,7 +35,7 @@ Case = tuple[str, Callable[[], tuple[Position, tuple[int, int]]], str, bool]
 
 
 def _pinned(pos: Position) -> list[list[int]] | None:
-    """As the state sends them (server/views.py): None on the backgammon board."""
+    """As the state sends them (server/table/views.py): None on the backgammon board."""
     if pos.variant.family == "board":
         return None
     return [[p for p in range(1, 25) if mask >> p & 1] for mask in pos.pinned]

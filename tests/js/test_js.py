@@ -57,15 +57,6 @@ def test_typescript_checks_every_file_under_static() -> None:
     _run(str(TSC), "-p", "jsconfig.json")
 
 
-def test_no_javascript_file_is_over_800_lines() -> None:
-    long = {
-        str(p.relative_to(STATIC)): n
-        for p in STATIC.rglob("*.js")
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800
-    }
-    assert not long, long
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_the_fixtures_are_the_servers_answers(case: Case) -> None:
     name, make, note, exact = case

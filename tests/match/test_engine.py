@@ -296,6 +296,48 @@ def test_k14_k23_ties_reroll_and_the_opening_is_never_a_double() -> None:
     assert s.game.turn == O and s.game.dice == Dice(6, 2)
 
 
+def test_an_opening_reroll_table_may_start_with_a_double() -> None:
+    """``opening="reroll"`` (the older rules): the roll-off's winner rolls both dice again,
+    so the first move may be a double (issue #32); the roll-off is not played."""
+    s = new_match(TableOptions(match_length=5, opening="reroll"))
+    t = apply(s, Roll(O, Dice(5, 2)))  # player 0's die 5, player 1's 2
+    assert [e.kind for e in t.events] == ["opening_roll", "starts"]
+    g = t.state.game
+    assert (g.phase, g.turn, g.starter, g.dice, g.plies) == ("turn", X, X, None, 0)
+    assert "double" in allowed_actions(t.state)[X]  # the starter may double before rolling
+    s = play(t.state, Roll(X, Dice(4, 4)))
+    assert s.game.phase == "moving" and s.game.dice == Dice(4, 4)
+    s = play(s, Play(X, "24/20(2) 13/9(2)"))
+    assert (s.game.phase, s.game.turn, s.game.plies) == ("turn", O, 1)
+    # the default (standard) plays the roll-off's two dice, as K23 says
+    s = play(new_match(TableOptions(match_length=5)), Roll(O, Dice(5, 2)))
+    assert s.game.phase == "moving" and s.game.dice == Dice(5, 2)
+
+
+def test_an_opening_reroll_table_keeps_the_opening_tie_rules() -> None:
+    """Ties roll again and, in money play, double the cube up to the cap (K13, K14);
+    the starter's own first roll, a double or not, doubles nothing."""
+    s = new_match(TableOptions(automatic_doubles=2, opening="reroll"))
+    s = play(s, Roll(X, Dice(3, 3)), Roll(O, Dice(6, 6)), Roll(X, Dice(1, 1)))
+    assert s.game.cube == CubeState(4, None) and s.game.phase == "opening"
+    s = play(s, Roll(X, Dice(2, 5)))
+    assert (s.game.phase, s.game.turn, s.game.dice) == ("turn", O, None)
+    s = play(s, Roll(O, Dice(6, 6)))
+    assert s.game.cube == CubeState(4, None) and s.game.dice == Dice(6, 6)
+    s = play(new_match(TableOptions(match_length=5, opening="reroll")), Roll(X, Dice(4, 4)))
+    assert s.game.cube == CubeState() and s.game.phase == "opening"  # a match: no double
+
+
+def test_the_greek_games_may_play_the_roll_off() -> None:
+    """``opening="play"`` at a portes table: the roll-off's winner plays its two dice."""
+    s = play(
+        new_match(TableOptions(variant="portes", cube=False, opening="play")), Roll(X, Dice(6, 1))
+    )
+    assert s.game.phase == "moving" and s.game.dice == Dice(6, 1)
+    s = play(new_match(TableOptions(variant="portes", cube=False)), Roll(X, Dice(6, 1)))
+    assert s.game.phase == "turn" and s.game.dice is None
+
+
 def win_game(state: MatchState, winner: int, points_level: int = 1) -> MatchState:
     """Let ``winner`` win the current game by a resignation at ``points_level``."""
     loser = 1 - winner
@@ -414,3 +456,18 @@ def test_balances_are_checked_at_the_table_and_on_take() -> None:
     done = play(s, Drop(X))
     assert done.balances == (40, 510)
     assert sum(e.amount for e in done.ledger) == 0
+
+
+@pytest.mark.parametrize("variant", ["standard", "plakoto", "portes", "tavli"])
+def test_no_crawford_game_without_a_cube(variant: str) -> None:
+    """Issue 31: a cubeless match recorded a "Crawford game" at N-1 (docs/rules.md: no
+    cube, no Crawford game)."""
+    opts = TableOptions(variant=variant, match_length=3, cube=False)
+    assert not opts.crawford
+    assert not new_match(opts, score=(2, 0)).game.crawford
+    assert TableOptions.from_dict(opts.to_dict()) == opts
+    if variant == "standard":
+        s = win_game(replace(new_match(opts), score=(1, 0)), X)
+        assert s.score == (2, 0) and not s.game.crawford and not s.crawford_reached
+        s = win_game(s, O)
+        assert not s.post_crawford and not any(g.crawford for g in s.games)

@@ -47,3 +47,25 @@ def test_the_largest_options_still_play() -> None:
     state = new_match(TableOptions(automatic_doubles=12))
     assert state.game.cube.value == 1
     assert TableOptions(cube_limit=64, automatic_doubles=6).automatic_doubles == 6
+
+
+def test_the_opening_rule_is_the_variants_unless_the_table_says() -> None:
+    """``opening``: None is the variant's custom, held resolved (issue #32)."""
+    assert TableOptions().opening == "play"
+    assert TableOptions(variant="portes", cube=False).opening == "reroll"
+    tavli = TableOptions(variant="tavli", cube=False, match_length=5)
+    assert tavli.opening == "reroll"  # portes, plakoto and fevga all roll again
+    assert [tavli.game_opening(n) for n in (1, 2, 3)] == ["reroll"] * 3
+    assert TableOptions(opening="reroll").game_opening(4) == "reroll"
+    assert TableOptions(variant="fevga", cube=False, opening="play").game_opening(1) == "play"
+    with pytest.raises(InvalidOptionsError, match="opening must be play or reroll, got 'twice'"):
+        TableOptions(opening="twice")  # type: ignore[arg-type]
+
+
+def test_the_opening_rule_round_trips_through_the_stored_dict() -> None:
+    options = TableOptions(match_length=7, opening="reroll")
+    assert options.to_dict()["opening"] == "reroll"
+    assert TableOptions.from_dict(options.to_dict()) == options
+    old = TableOptions(match_length=7).to_dict()
+    del old["opening"]  # a table stored before the option: the variant's custom
+    assert TableOptions.from_dict(old).opening == "play"

@@ -39,6 +39,7 @@ def table_options(draw: st.DrawFn) -> TableOptions:
         end_setting=draw(st.sampled_from(["oin", "mars", "cox"])),
         draw_last_roll=draw(st.booleans()),
         first_move=draw(st.sampled_from(["rolloff", "loser", "alternate"])),
+        opening=draw(st.sampled_from([None, "reroll"])),
     )
 
 

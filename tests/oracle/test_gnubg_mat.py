@@ -201,6 +201,8 @@ TABLES = [
     TableOptions(jacoby=True),
     TableOptions(beaver=True),
     TableOptions(match_length=3, crawford=False),
+    # the roll-off's winner rolls again: games may start with a double (issue #32)
+    TableOptions(match_length=3, opening="reroll"),
 ]
 
 

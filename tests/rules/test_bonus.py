@@ -24,7 +24,7 @@ import pytest
 from gammon import Position
 from gammon.dice import Dice
 from gammon.errors import GammonError, IllegalMoveError
-from gammon.position import Step
+from gammon.position import Step, forget_plays
 from gammon.rules import track
 from gammon.rules.bonus import BonusPlays, board_bytes
 
@@ -82,10 +82,12 @@ def _full_list() -> Iterator[None]:
     """Answers through the full list of plays, as before the lazy 1-2."""
     lazy_plays = track.TrackRules.lazy_plays
     track.TrackRules.lazy_plays = lambda self, pos, dice: None  # type: ignore[method-assign,assignment]
+    forget_plays()  # the play sets kept were lazy
     try:
         yield
     finally:
         track.TrackRules.lazy_plays = lazy_plays  # type: ignore[method-assign]
+        forget_plays()
 
 
 def _answer(ask: Callable[[], object]) -> object:

@@ -18,16 +18,15 @@ from typing import Any, get_args
 import httpx
 import pytest
 
-import gammon.server.analysis as runner_module
+import gammon.server.analysis.runner as runner_module
 from gammon import VARIANTS
 from gammon.bots.equity import CubeAction
 from gammon.match.record import MatchRecord
-from gammon.server import analysers
-from gammon.server.analysers import Analyser, analyser_for, analysis_available, register
-from gammon.server.analysis import AnalysisRunner, progress_fraction
-from gammon.server.i18n import ENGLISH, MESSAGES
-from gammon.server.i18n.board import BOARD_TEXTS
-from gammon.server.replay import replay_steps
+from gammon.server.analysis import registry as analysers
+from gammon.server.analysis.registry import Analyser, analyser_for, analysis_available, register
+from gammon.server.analysis.replay import replay_steps
+from gammon.server.analysis.runner import AnalysisRunner, progress_fraction
+from gammon.server.i18n import ENGLISH, MESSAGES, browser_keys
 from gammon.storage import Database, Store
 from matchseed import recorded, seed_finished_match
 from serverkit import RunningServer, run_async, start_server
@@ -83,6 +82,34 @@ def test_the_replay_of_a_7_point_match() -> None:
     assert pairs
     assert all(a["board"] == b["board"] for a, b in pairs)
     assert all(a["board"] != b["board"] for a, b in pairwise(moves))
+
+
+@pytest.mark.parametrize("name", ["tavli-3", "plakoto-1"])
+def test_the_greek_opening_roll_off_is_no_dance(name: str) -> None:
+    """Issue #33: in portes/plakoto/fevga/tavli the roll-off's winner rolls again: the
+    roll-off is a step of its own, with each seat's die and its winner, not "cannot move"."""
+    record = recorded(name)
+    steps = replay_steps(record)
+    first = steps[1]
+    assert first["kind"] == "rolloff" and first["i"] == 0
+    d1, d2 = first["dice"]["values"]
+    assert d1 != d2 and first["p"] == (0 if d1 > d2 else 1) == first["dice"]["seat"]
+    assert steps[2]["kind"] in ("move", "dance") and steps[2]["p"] == first["p"]
+
+
+def test_a_tied_opening_roll_off_is_shown() -> None:
+    """Issue #33: a tie in the opening roll-off (rolled again) is a step, not left out."""
+    from gammon.dice import Dice
+    from gammon.match import Match, Roll, TableOptions
+
+    m = Match(TableOptions(match_length=3, variant="plakoto", cube=False), players=("Ann", "Bob"))
+    for a in (Roll(0, Dice(4, 4)), Roll(0, Dice(2, 6))):
+        _ = m.push(a)
+    steps = replay_steps(m.record())
+    assert [(s["kind"], s["p"], s["dice"]["values"]) for s in steps[1:]] == [
+        ("rolloff", None, [4, 4]),
+        ("rolloff", 1, [2, 6]),
+    ]
 
 
 def test_the_replay_of_a_track_variant_shows_the_pins() -> None:
@@ -273,9 +300,9 @@ def test_every_text_the_board_uses_is_translated() -> None:
         code = path.read_text(encoding="utf-8")
         used |= set(re.findall(r'\bsay\(\s*"([^"]+)"', code))
     assert len(used) > 25
-    missing = sorted(used - set(BOARD_TEXTS))
+    missing = sorted(used - set(browser_keys("board")))
     assert not missing, missing
-    for key in BOARD_TEXTS:
+    for key in browser_keys("board"):
         for lang in ("fr", "it"):
             assert key in MESSAGES[lang], f"{lang} lacks {key}"
         if "." in key and " " not in key.split(".")[0]:
@@ -287,4 +314,4 @@ def test_every_text_the_board_uses_is_translated() -> None:
         "cube": get_args(CubeAction),
     }.items():
         for name in names:
-            assert f"{family}.{name}" in BOARD_TEXTS
+            assert f"{family}.{name}" in browser_keys("board")

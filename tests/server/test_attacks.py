@@ -18,9 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gammon.server.auth import SESSION_COOKIE
-from gammon.server.exports import Exports
-from gammon.server.table import TableState, initial_state
+from gammon.server.analysis.exports import Exports
+from gammon.server.community.auth import SESSION_COOKIE
+from gammon.server.table.state import TableState, initial_state
 from journalkit import LongTable, write_long_session
 from serverkit import (
     WS,

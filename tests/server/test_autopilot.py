@@ -1,4 +1,4 @@
-"""The autopilot's fallback action (``gammon.server.actor.autopilot.safe_action``)."""
+"""The autopilot's fallback action (``gammon.server.table.actor.autopilot.safe_action``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from gammon import Dice, Position
 from gammon.match import Play, TableOptions
-from gammon.server.actor.autopilot import safe_action
-from gammon.server.table import TableState, initial_state, reduce
+from gammon.server.table.actor.autopilot import safe_action
+from gammon.server.table.state import TableState, initial_state, reduce
 
 
 def _playing(variant: str) -> TableState:

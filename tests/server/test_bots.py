@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from gammon.server.bots import BOT_LEVELS, bots_available
+from gammon.server.table.bots import BOT_LEVELS, bots_available
 from serverkit import Player, wait_state
 
 pytestmark = pytest.mark.skipif(not bots_available(), reason="gammon.bots.seat is not installed")
@@ -63,7 +63,7 @@ def test_the_clocks_time_left_reaches_the_seat(monkeypatch: pytest.MonkeyPatch) 
     from gammon import Dice
     from gammon.bots import seat
     from gammon.match import Roll, TableOptions, new_match
-    from gammon.server.bots import BotRunner
+    from gammon.server.table.bots import BotRunner
     from serverkit import run_async
 
     given: list[object] = []

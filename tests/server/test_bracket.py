@@ -1,4 +1,4 @@
-"""Pairing logic of tournaments (gammon.server.bracket): byes, seeding, round robins."""
+"""Pairing logic of tournaments (gammon.server.play.bracket): byes, seeding, round robins."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from gammon.server.bracket import (
+from gammon.server.play.bracket import (
     Result,
     Seedable,
     bracket_order,

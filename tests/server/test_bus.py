@@ -10,7 +10,7 @@ import json
 import secrets
 from collections.abc import Awaitable, Callable
 
-from gammon.server.bus import (
+from gammon.server.infra.bus import (
     ALIVE_PREFIX,
     ALIVE_TTL,
     CHANNEL,

@@ -18,8 +18,8 @@ from websockets.exceptions import ConnectionClosed
 from contestkit import UserSocket, form, signed_up
 from gammon.match import TableOptions
 from gammon.match.ratings import RatedPlayer, rate
-from gammon.server.arranged import arranged_id
-from gammon.server.challenges import RATE_BURST
+from gammon.server.play.arranged import arranged_id
+from gammon.server.play.challenges import RATE_BURST
 from gammon.storage import ChallengeStore, Database, Standings, Store
 from serverkit import (
     REDIS_URL,
@@ -33,7 +33,7 @@ from serverkit import (
     wait_state,
 )
 
-#: The refusals of a rated table (gammon.server.results.check_rated_seat), and of a rated
+#: The refusals of a rated table (gammon.server.table.results.check_rated_seat), and of a rated
 #: challenge to a guest.
 SIGN_IN = (
     "a rated match is played between two signed-in accounts: "
@@ -59,11 +59,12 @@ def test_a_challenge_is_seen_at_once_and_accepting_seats_both(
         assert r.status_code == 201, r.text
         challenge = r.json()["challenge"]
         assert challenge["from"] == ann.name and challenge["to"] == bob.name
-        news = bob_news.recv()
+        news = bob_news.until(lambda m: m["type"] == "challenge")  # past the bell's "inbox"
         assert news["type"] == "challenge" and news["event"] == "new"
         assert [c["id"] for c in news["incoming"]] == [challenge["id"]]
         assert news["incoming"][0]["options"]["match_length"] == 3
-        assert ann_news.recv()["outgoing"][0]["id"] == challenge["id"]
+        outgoing = ann_news.until(lambda m: m["type"] == "challenge")["outgoing"]
+        assert outgoing[0]["id"] == challenge["id"]
         # the badge's count is on every page's socket; the page lists it too
         assert challenge["id"] in bob.http.get("/challenges").text
         # only the challenged player may accept

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gammon.match import ClockSettings, TableOptions
-from gammon.server.table import clock_deadline, initial_state, reduce
+from gammon.server.table.state import clock_deadline, initial_state, reduce
 from serverkit import Player, play_move, start_pair, wait_state
 
 Make = Callable[[], Player]

@@ -1,4 +1,4 @@
-"""Deep work on demand (gammon.server.deep, gammon.server.web.deep): the grandmaster analysis
+"""Deep work on demand (gammon.server.analysis.deep, gammon.server.web.deep): the grandmaster analysis
 and single-decision rollouts through the JSON API: started, progress, cancel, the stored
 result (a second request does not run it again), one job a person, a bounded site, and
 clear errors for bad input.  The rollouts are real (bgsage, 36 trials: a few seconds); the
@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 import gammon.server.web.deep as web_deep
-from gammon.server import deep
-from gammon.server.analysers import analysis_available
-from gammon.server.deep import DeepCancelledError, DeepRunner
+from gammon.server.analysis import deep
+from gammon.server.analysis.deep import DeepCancelledError, DeepRunner
+from gammon.server.analysis.registry import analysis_available
 from gammon.server.protocol import ServerError
 from gammon.storage import Database, Store
 from matchseed import recorded, seed_finished_match
@@ -86,12 +86,16 @@ class FakeGrandmaster:
 
 
 def test_grandmaster_analysis_start_progress_cancel_and_store(
-    server: RunningServer, players: Callable[[], Player], monkeypatch: pytest.MonkeyPatch
+    server: RunningServer,
+    players: Callable[[], Player],
+    members: Callable[[], Player],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = FakeGrandmaster()
     monkeypatch.setattr(web_deep, "deep_analysis_in_worker", fake)
     monkeypatch.setattr(web_deep, "deep_available", lambda variant: variant == "standard")
-    ann, bob = players(), players()
+    # Bob has an account: the guests of one address are one owner of deep work
+    ann, bob = players(), members()
     base = f"/api/tables/{M7}/deep"
     assert ann.http.get(base).json() == {"status": "none", "fraction": 0.0}
 
@@ -199,8 +203,10 @@ def _decisions(analysis: dict[str, Any], kind: str) -> list[dict[str, Any]]:
 def test_rolling_out_decisions_stores_them_and_a_cancel_stores_nothing(
     server: RunningServer,
     players: Callable[[], Player],
+    members: Callable[[], Player],
 ) -> None:
-    ann, bob = players(), players()
+    # Bob has an account: the guests of one address are one owner of deep work
+    ann, bob = players(), members()
     analysis = ann.http.get(f"/api/tables/{M7}/analysis", timeout=180).json()
     base = f"/api/tables/{M7}/rollouts"
     checker = next(d for d in _decisions(analysis, "checker") if len(d["candidates"]) >= 3)

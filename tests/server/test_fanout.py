@@ -2,7 +2,7 @@
 what changed; the mover's legal moves go to the mover only, and only when they change).
 
 The fan-out runs here against a table of its own (a journal folded by
-``gammon.server.table.reduce``, as the actor does) and connections that only record what
+``gammon.server.table.state.reduce``, as the actor does) and connections that only record what
 they are sent, so every byte is counted without a server.
 """
 
@@ -19,10 +19,10 @@ import pytest
 pytest.importorskip("starlette", reason="the server tests need the server extra")
 
 from gammon.match import TableOptions
-from gammon.server.actor.fanout import Fanout
-from gammon.server.actor.host import Record
-from gammon.server.table import TableState, initial_state, reduce
-from gammon.server.views import moves_payload, state_view
+from gammon.server.table.actor.fanout import Fanout
+from gammon.server.table.actor.host import Record
+from gammon.server.table.state import TableState, initial_state, reduce
+from gammon.server.table.views import moves_payload, state_view
 from serverkit import run_async
 
 
@@ -34,6 +34,8 @@ class Conn:
     name: str | None = None
     joined: bool = True
     moves_key: object = None
+    #: The accounts its user blocks (docs/moderation.md).
+    blocked: frozenset[int] = frozenset()
     sent: list[dict[str, Any]] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
 

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gammon.server.actor import TableActor
 from gammon.server.protocol import ACTION_TYPES
+from gammon.server.table.actor import TableActor
 from serverkit import Player, RunningServer, start_pair
 
 MESSAGES = int(os.environ.get("GAMMON_FUZZ_MESSAGES", "400"))
@@ -135,7 +135,7 @@ def test_fuzz_websocket_messages(players: Make, server: RunningServer) -> None:
     assert ws.reply({"type": "ping"})["type"] == "pong"
     # both sockets reach the table's last version (a pong can overtake the events of
     # actions still queued at the table, so read until the two agree, within a bound)
-    actor = server.app.state.gammon.hub.actors[pair.table]
+    actor = server.app.state.gammon.table.hub.actors[pair.table]
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         assert actor.state is not None
@@ -146,7 +146,7 @@ def test_fuzz_websocket_messages(players: Make, server: RunningServer) -> None:
             break
     assert watcher.state is not None and ws.state is not None
     assert watcher.version == ws.version or ws.state["table"]["status"] == "finished"
-    fresh = TableActor(server.app.state.gammon.hub, pair.table)
+    fresh = TableActor(server.app.state.gammon.table.hub, pair.table)
     assert _load_in_thread(fresh)
     assert fresh.state == actor.state
 
@@ -158,7 +158,7 @@ def test_journal_replays_to_the_live_state(players: Make, server: RunningServer)
         ws.send({"type": "move", "move": text})
     ws.send({"type": "chat", "text": "<i>hello</i>"})
     ws.settle(0.3)
-    hub = server.app.state.gammon.hub
+    hub = server.app.state.gammon.table.hub
     live = hub.actors[pair.table]
     fresh = TableActor(hub, pair.table)
     assert _load_in_thread(fresh)

@@ -17,11 +17,12 @@ from typing import Any, TypeVar
 
 import pytest
 
-from gammon.server.auth import now_ms
+from gammon.server.infra.clock import now_ms
 from serverkit import (
     Pair,
     Player,
     RunningServer,
+    play_move,
     postgres_schema,
     run_async,
     start_pair,
@@ -224,7 +225,6 @@ def test_event_states_leave_chat_out_and_joins_send_presence(players: Make) -> N
     seat = pair.to_act()
     ws = pair.ws(seat)
     before = len(ws.seen)
-    from serverkit import play_move
 
     if ws.state["match"]["game"]["phase"] == "moving":
         play_move(pair)
@@ -278,7 +278,7 @@ def test_sockets_per_address_are_limited(tmp_path: Path) -> None:
 
 
 def test_a_reader_too_slow_is_dropped_by_size() -> None:
-    from gammon.server.connection import OUTBOX_BYTES, Connection
+    from gammon.server.table.connection import OUTBOX_BYTES, Connection
 
     class Silent:
         """A socket whose client never reads: sends never finish."""
@@ -414,8 +414,8 @@ def test_a_session_ended_elsewhere_closes_its_socket_at_the_next_recheck(
     """Signed out through another process (its row deleted from the database): the socket
     is closed with 4401 within a second of its next re-check, which runs in the
     background with every other socket due (one query), never in an action's way."""
-    import gammon.server.auth as auth_module
-    import gammon.server.ws as ws_module
+    import gammon.server.community.auth as auth_module
+    import gammon.server.web.ws as ws_module
     from gammon.storage import Database, Store
 
     monkeypatch.setattr(ws_module, "SESSION_RECHECK", 0.4)
@@ -434,7 +434,7 @@ def test_a_session_ended_elsewhere_closes_its_socket_at_the_next_recheck(
         asked.append(len(hashes))
         return live_sessions(hashes, now)
 
-    monkeypatch.setattr(server.app.state.gammon.store, "live_sessions", counted)
+    monkeypatch.setattr(server.app.state.gammon.infra.store, "live_sessions", counted)
     time.sleep(0.5)
     assert ws.reply({"type": "chat", "text": "both due"})["type"] == "ack"
     assert other.reply({"type": "chat", "text": "both due"})["type"] == "ack"

@@ -1,6 +1,6 @@
 """Hints over the table's socket (issue #18): the bot's best moves with equities in a casual
 game; refused with ``hint_refused`` in a rated game (and at a staked table: the doctests
-of gammon.server.hints); in the variants off the backgammon board, the trained net's
+of gammon.server.table.hints); in the variants off the backgammon board, the trained net's
 equities (or the hand-made bot's score where no net ships)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 
 from gammon.dice import Dice
 from gammon.match import Match, MatchState, Roll, TableOptions
-from gammon.server.bots import bots_available
-from gammon.server.hints import compute_hint
 from gammon.server.protocol import ServerError
+from gammon.server.table.bots import bots_available
+from gammon.server.table.hints import compute_hint
 from serverkit import Player, start_pair, wait_state
 
 pytestmark = pytest.mark.skipif(not bots_available(), reason="gammon.bots.seat is not installed")

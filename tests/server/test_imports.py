@@ -20,8 +20,9 @@ import httpx
 import pytest
 
 from gammon.match.formats import mat_to_record, match_to_sgf, record_to_xg
-from gammon.server.analysis import analysis_available
+from gammon.server.analysis.runner import analysis_available
 from gammon.server.web.imports import MAX_BYTES, PER_PAGE
+from hostilekit import xg_bomb, xg_many
 from serverkit import (
     Player,
     RunningServer,
@@ -289,3 +290,142 @@ def test_the_list_pages_and_the_cap_refuses_cleanly(capped: RunningServer) -> No
     assert upload(other, "mine.mat", tiny).status_code == 303
     for p in (player, other):
         p.close()
+
+
+# ---------------------------------------------------------------- hostile and large files
+
+
+def _tree_peak(pid: int) -> int:
+    """Peak resident bytes (``VmHWM``) of a process and all its descendants (the server and
+    its workers), summed: memory taken for a moment and given back still counts."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    family = {pid}
+    grew = True
+    while grew:
+        more = {child for child, parent in parents.items() if parent in family} - family
+        family |= more
+        grew = bool(more)
+    total = 0
+    for member in family:
+        try:
+            status = Path(f"/proc/{member}/status").read_text()
+        except OSError:
+            continue
+        found = re.search(r"VmHWM:\s+(\d+) kB", status)
+        total += int(found.group(1)) * 1024 if found else 0
+    return total
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_guest_uploading_xg_bombs_gets_the_form_and_the_server_stays_small(
+    tmp_path: Path,
+) -> None:
+    """The issue's 60 KB ``.xg`` file (52 MiB of zeros inside) grew the server by gigabytes
+    when members were many; now each is refused once 16 MiB are out, with the reason."""
+    bomb = xg_bomb(52 << 20)
+    many = xg_many(8, 52 << 20)  # 8 members of 52 MiB each: 416 MiB opened at once, before
+    assert len(bomb) < 64 << 10 and len(many) < 64 << 10  # under any request's limit
+    served = ServeProcess("--database-url", f"sqlite:///{tmp_path / 'bomb.db'}")
+    try:
+        player = Player(served.server()).guest()
+        record = mat_to_record((DATA / "tiny.mat").read_text(encoding="utf-8"))
+        imported(player, "warm.xg", record_to_xg(record))  # the reading worker is started
+        before = _tree_peak(served.proc.pid)
+        too_large = "inflates to more than 16777216 bytes (16 MiB): refused"
+        for name, data, says in (
+            ("bomb.xg", bomb, too_large),
+            ("many.xg", many, "the archive has no temp.xg"),  # the others are not opened
+            ("bomb2.xg", bomb, too_large),
+        ):
+            refused = upload(player, name, data)
+            assert refused.status_code == 400, refused.text
+            assert 'id="import-error"' in refused.text and 'id="import-form"' in refused.text
+            assert f"{name}: not a valid XG file" in unescape(refused.text)
+            assert says in unescape(refused.text)
+        grown = _tree_peak(served.proc.pid) - before
+        assert grown < 50 << 20, f"the server's peak grew by {grown >> 20} MiB"
+        assert player.http.get("/import").status_code == 200  # still answering
+        player.close()
+    finally:
+        served.stop()
+    assert "Traceback" not in "".join(served.output)
+
+
+def _padded_mat(size: int) -> bytes:
+    """tiny.mat padded with blank lines to ``size`` bytes (a valid file)."""
+    text = (DATA / "tiny.mat").read_bytes()
+    return text + b"\n" * (size - len(text))
+
+
+def test_an_import_may_be_larger_than_other_requests(server: RunningServer) -> None:
+    """Every request body is at most 64 KiB but an import's (1 MiB by default): a 200 KB
+    file was answered with a bare 413."""
+    player = Player(server).guest()
+    where, _ = imported(player, "long.mat", _padded_mat(200_000))
+    assert player.http.get(where).status_code == 200
+    # another route keeps the 64 KiB
+    other = player.http.post(
+        f"{where}/delete", data={"csrf_token": player.csrf, "pad": "x" * 100_000}
+    )
+    assert other.status_code == 413 and 'id="import-form"' not in other.text
+    assert player.http.get(where).status_code == 200
+    # up to the limit itself
+    imported(player, "full.mat", _padded_mat(MAX_BYTES))
+    player.close()
+
+
+def test_a_file_over_the_limit_gets_the_form_with_the_limit(server: RunningServer) -> None:
+    player = Player(server).guest()
+    over = upload(player, "big.mat", _padded_mat(MAX_BYTES + 1))
+    assert over.status_code == 413 and 'id="import-form"' in over.text
+    assert "big.mat: larger than 1024 KB" in unescape(over.text)
+    # a body said to be far larger is not read: the form, in the visitor's language
+    body = b"x" * (3 << 20)
+    for lang, says in (
+        ("en", "a match file is at most 1024 KB"),
+        ("fr", "un fichier de match fait au plus 1024 KB"),
+        ("it", "un file di match è al massimo di 1024 KB"),
+    ):
+        far = player.http.post(
+            f"/import?lang={lang}",
+            content=body,
+            headers={"Content-Type": "multipart/form-data; boundary=B"},
+        )
+        assert far.status_code == 413 and 'id="import-form"' in far.text
+        assert says in unescape(far.text), far.text
+
+    # nor is a chunked body (no length said) past the limit
+    def chunks() -> Iterator[bytes]:
+        yield b'--B\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n'
+        yield player.csrf.encode()
+        yield b'\r\n--B\r\nContent-Disposition: form-data; name="file"; filename="c.mat"\r\n\r\n'
+        for _ in range(40):
+            yield b" " * 65536
+
+    chunked = player.http.post(
+        "/import?lang=en",
+        content=chunks(),
+        headers={"Content-Type": "multipart/form-data; boundary=B"},
+    )
+    assert chunked.status_code == 413 and "a match file is at most 1024 KB" in chunked.text
+    assert player.http.get("/import").status_code == 200
+    player.close()
+
+
+def test_the_import_limit_is_a_setting(tmp_path: Path) -> None:
+    running = start_server(settings_for(tmp_path, import_limit=4096))
+    try:
+        player = Player(running).guest()
+        assert "at most 4 KB." in player.http.get("/import").text
+        imported(player, "small.mat", _padded_mat(4096))
+        refused = upload(player, "big.mat", _padded_mat(4097))
+        assert refused.status_code == 413 and "big.mat: larger than 4 KB" in refused.text
+        player.close()
+    finally:
+        running.stop()

@@ -15,11 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from gammon.match.ratings import RatedPlayer, rate
-from gammon.server.analysis import analysis_available
-from gammon.server.results import BOT_RATINGS
+from gammon.server.analysis.runner import analysis_available
+from gammon.server.table.results import BOT_RATINGS
 from gammon.storage import (
     ConflictError,
     Database,
@@ -29,6 +30,7 @@ from gammon.storage import (
     Store,
     TableUpdate,
 )
+from gammon.storage.models import Result
 from gammon.storage.standings import record_result
 from serverkit import (
     REDIS_URL,
@@ -117,8 +119,9 @@ def test_a_rated_match_moves_both_ratings_by_the_formula_once(
     for link in ("", "/analysis", "/mat", "/verify"):
         assert f'href="/matches/{pair.table}{link}"' in page
     assert re.search(r'data-outcome="win"', page)
-    assert 'id="error-rate"' not in page  # nothing analysed yet
-    if analysis_available():
+    if not analysis_available():
+        assert 'id="error-rate"' not in page  # nothing can be analysed
+    else:  # (the fair-play check may have analysed it already: docs/fairplay.md)
         # the match's analysis keeps each player's error rate: the profile averages it
         r = a.http.get(f"/api/tables/{pair.table}/analysis")
         assert r.status_code == 200, r.text
@@ -202,6 +205,79 @@ def test_a_forfeit_before_any_move_is_not_rated_after_one_it_is_a_loss(
     assert f'data-table="{late.table}"' in page and f'data-table="{early.table}"' in page
     for params in ({"result": "loss"}, {"opponent": "nobody-at-all"}, {"variant": "tavla"}):
         assert 'data-table="' not in b.http.get(f"/@/{b.name}", params=params).text, params
+
+
+def _result_row(server: RunningServer, table_id: str) -> tuple[bool, str | None]:
+    """A table's ``results`` row: rated, and why not."""
+    db = Database(server.settings.database_url)
+    try:
+        with db.engine.connect() as conn:
+            row = conn.execute(
+                select(Result.rated, Result.unrated).where(Result.table_id == table_id)
+            ).one()
+        return bool(row.rated), row.unrated
+    finally:
+        db.close()
+
+
+def _leave(pair: Pair, seat: int = 0) -> dict[str, Any]:
+    """``seat`` leaves the table in play (a forfeit); the finished state."""
+    r = pair.players[seat].post(f"/api/tables/{pair.table}/leave", {})
+    assert r.status_code == 200, r.text
+    return finished(pair)
+
+
+def _winner_gained(server: RunningServer, standings: Standings, pair: Pair, seat: int) -> None:
+    winner_id = _user_id(server, pair.players[seat].name)
+    changes = standings.rating_changes(pair.table)
+    assert [after > before for uid, before, after in changes if uid == winner_id] == [True]
+    assert len(changes) == 2
+
+
+@pytest.mark.parametrize("length", [1, 3, 5, 7, 11, 15])
+def test_a_forfeit_is_rated_at_every_length_once_a_checker_was_played(
+    server: RunningServer, members: Callable[[], Player], standings: Standings, length: int
+) -> None:
+    """Issue #30, item 4: a forfeit in game 1 of a match longer than 3 points was not
+    rated (``played`` looked at game 2, started by the abandon).  Every length: a
+    forfeit before anyone moved is not rated; one after a move, in game 1 or later, is
+    the loss of the one who left."""
+    a, b = members(), members()
+    early = rated_pair(a, b, match_length=length)
+    state = _leave(early)
+    assert [g["reason"] for g in state["match"]["games"]] == ["abandon"]
+    assert _result_row(server, early.table) == (False, "not_played")
+    assert standings.rating_changes(early.table) == []
+
+    moved = rated_pair(a, b, match_length=length)
+    play_move(moved)  # a checker played in game 1, then a leaves
+    state = _leave(moved)
+    assert state["match"]["games"][0]["reason"] == "abandon"
+    assert _result_row(server, moved.table) == (True, None), length
+    _winner_gained(server, standings, moved, 1)
+    if length == 1:
+        return
+
+    # game 1 resigned (a single point: the match goes on), game 2 forfeited at its start
+    later = rated_pair(a, b, match_length=length)
+    resign(later)
+    wait_state(later.ws(0), lambda s: s["match"]["game"]["number"] == 2)
+    state = _leave(later)
+    assert state["match"]["games"][0]["reason"] == "resign"
+    assert _result_row(server, later.table) == (True, None), length
+    _winner_gained(server, standings, later, 1)
+
+    # game 1 resigned, a checker played in game 2, then a forfeit
+    last = rated_pair(a, b, match_length=length)
+    resign(last)
+    wait_state(
+        last.ws(0),
+        lambda s: s["match"]["game"]["number"] == 2 and s["match"]["game"]["phase"] != "opening",
+    )
+    play_move(last)
+    _leave(last)
+    assert _result_row(server, last.table) == (True, None), length
+    _winner_gained(server, standings, last, 1)
 
 
 def test_leaderboard_lists_players_with_three_rated_matches_and_the_bots(

@@ -4,7 +4,6 @@ package has no import cycle."""
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +16,6 @@ from gammon.errors import InsufficientBalanceError
 from gammon.match import TableOptions, action_to_dict
 from gammon.match.actions import ACTIONS, Double, Play, Roll, Take
 from gammon.match.events import ENGINE_EVENTS
-from gammon.server.journal import JOURNAL, EntryKind, check_entry
 from gammon.server.protocol import (
     ACTION_TYPES,
     CLIENT_MESSAGES,
@@ -26,7 +24,9 @@ from gammon.server.protocol import (
     error_code,
     parse_client_message,
 )
-from gammon.server.table import initial_state, reduce
+from gammon.server.table.journal import JOURNAL, EntryKind, check_entry
+from gammon.server.table.state import initial_state, reduce
+from importgraph import cycles, import_graph, module_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_MD = ROOT / "docs" / "protocol.md"
@@ -148,47 +148,9 @@ def test_the_balance_guard_is_the_engines() -> None:
     assert "player 0 cannot take" in str(refused.value)
 
 
-def _server_modules() -> dict[str, set[str]]:
-    """``gammon.server`` modules and the ``gammon.server`` modules each imports, counting
-    imports inside functions and under ``TYPE_CHECKING``."""
-    base = ROOT / "src"
-    paths = {}
-    for path in (base / "gammon" / "server").rglob("*.py"):
-        parts = list(path.relative_to(base).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        paths[".".join(parts)] = path
-    graph: dict[str, set[str]] = {}
-    for name, path in paths.items():
-        deps: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                targets = [f"{node.module}.{a.name}" for a in node.names]
-            for target in targets:
-                while target and target not in paths and "." in target:
-                    target = target.rsplit(".", 1)[0]
-                if target in paths and target != name:
-                    deps.add(target)
-        graph[name] = deps
-    return graph
-
-
 def test_the_server_has_no_import_cycle() -> None:
-    graph = _server_modules()
-    assert "gammon.server.actor.actor" in graph and "gammon.server.web.pages" in graph
-    done: set[str] = set()
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        if name in path:
-            raise AssertionError(" -> ".join((*path[path.index(name) :], name)))
-        if name in done:
-            return
-        for dep in sorted(graph[name]):
-            visit(dep, (*path, name))
-        done.add(name)
-
-    for name in sorted(graph):
-        visit(name, ())
+    graph = import_graph(n for n in module_paths() if n.startswith("gammon.server"))
+    assert "gammon.server.table.actor.actor" in graph and "gammon.server.web.pages" in graph
+    assert graph["gammon.server.web.pages"], "pages imports other server modules"
+    found = cycles(graph)
+    assert not found, "import cycles: " + "; ".join(" <-> ".join(c) for c in found)

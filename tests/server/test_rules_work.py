@@ -18,10 +18,10 @@ import pytest
 
 from gammon import Position
 from gammon.dice import Dice
-from gammon.server.bots import bots_available
 from gammon.server.protocol import ServerError
-from gammon.server.steps import canonical_move
-from gammon.server.views import list_moves, moves_payload
+from gammon.server.table.bots import bots_available
+from gammon.server.table.steps import canonical_move
+from gammon.server.table.views import list_moves, moves_payload
 from serverkit import Player, RunningServer, my_turn_or_finished, start_server, wait_state
 from serverkit import test_settings as settings_in
 
@@ -101,6 +101,6 @@ def test_a_plakoto_game_in_the_rules_processes(server: RunningServer) -> None:
         assert refused == 2 and rewritten > 0
     finally:
         me.close()
-    work = server.app.state.gammon.hub.work
+    work = server.app.state.gammon.table.hub.work
     assert work.processes is True
     assert isinstance(work._executor, concurrent.futures.ProcessPoolExecutor)

@@ -1,4 +1,4 @@
-"""The lists every visitor shares (gammon.server.shared): the lobby's and the watch page's
+"""The lists every visitor shares (gammon.server.infra.shared): the lobby's and the watch page's
 are worked out once for all who ask at the same moment, kept for a second, and seen at
 once when a table is created, taken or ended."""
 
@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from gammon.server.context import CSRF_SLOT
-from gammon.server.shared import SharedAnswers
+from gammon.server.infra.shared import SharedAnswers
 from serverkit import Player, RunningServer, run_async, start_server
 from serverkit import test_settings as settings_for
 
@@ -111,7 +111,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
 
 def _count_list_queries(server: RunningServer) -> list[str]:
     """Record each query for a list of tables (the store's method, wrapped)."""
-    store = server.app.state.gammon.store
+    store = server.app.state.gammon.infra.store
     seen: list[str] = []
     original = store.list_tables
 
@@ -129,7 +129,7 @@ def test_visitors_asking_at_once_share_one_lookup_and_each_gets_its_own_token(
     host = Player(server).guest()
     table = host.create(opponent="human", match_length=3)["id"]
     visitors = [Player(server).guest() for _ in range(12)]
-    server.app.state.gammon.shared.forget()
+    server.app.state.gammon.infra.shared.forget()
     seen = _count_list_queries(server)
     pages: dict[int, str] = {}
     start = threading.Barrier(len(visitors))
@@ -143,7 +143,7 @@ def test_visitors_asking_at_once_share_one_lookup_and_each_gets_its_own_token(
         t.start()
     for t in threads:
         t.join()
-    del server.app.state.gammon.store.list_tables  # the class's method again
+    del server.app.state.gammon.infra.store.list_tables  # the class's method again
     # one lookup for the twelve (its two queries: open tables, live games)
     assert sorted(seen) == ["playing", "waiting"], seen
     for i, page in pages.items():

@@ -3,7 +3,7 @@ refusal (issue #18, item 6); a chosen limit and a table without the cube stay as
 
 from __future__ import annotations
 
-from gammon.server.forms import STAKED_CUBE_LIMIT, table_request
+from gammon.server.table.forms import STAKED_CUBE_LIMIT, table_request
 
 
 def test_a_staked_form_without_a_cube_limit_gets_one() -> None:

@@ -6,34 +6,47 @@ The untranslated-string tests: the pages rendered in French and Italian must not
 English text that has a translation (every text node is compared with the catalogues), the
 templates must not hold bare English outside ``t()``, every name the pages build from data
 (variants, bot levels, statuses, end reasons, analysis marks, error codes) must be in every
-catalogue, and every key the browser code uses must exist in its three languages.
+catalogue, and every key the templates, Python and the browser code use must exist in the
+three languages' gettext catalogues, the browser's served from them.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Callable
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
+from types import ModuleType
 from typing import get_args
 
 import httpx
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
 
 from gammon import VARIANTS
 from gammon.match.ratings import POOLS
 from gammon.match.state import EndReason
-from gammon.server.analysis import ANALYSIS_LEVELS
-from gammon.server.bots import BOT_LEVELS
-from gammon.server.i18n import ENGLISH, LANGUAGES, MESSAGES, error_text, translator
+from gammon.server.analysis.runner import ANALYSIS_LEVELS
+from gammon.server.i18n import (
+    ENGLISH,
+    LANGUAGES,
+    MESSAGES,
+    browser_keys,
+    catalogue_path,
+    error_text,
+    translator,
+)
 from gammon.server.protocol import HTTP_STATUS
+from gammon.server.table.bots import BOT_LEVELS
 from serverkit import Player, RunningServer, start_pair, wait_state
 
 ROOT = Path(__file__).parents[2] / "src" / "gammon" / "server"
 TEMPLATES = ROOT / "templates"
-STATIC = ROOT / "static"
 DIALECTS = Path(__file__).parents[1] / "data" / "mat" / "dialects"
+SCRIPTS = Path(__file__).parents[2] / "scripts"
 
 #: Words that are the same in every language (names, notation, units).
 SAME = {
@@ -66,21 +79,27 @@ NAMES = {
 }
 
 
-def _js_catalogue() -> dict[str, dict[str, str]]:
-    """The browser's catalogues, one file per language (static/game/i18n/<lang>.js)."""
-    out: dict[str, dict[str, str]] = {}
-    for lang in LANGUAGES:
-        text = (STATIC / "game" / "i18n" / f"{lang}.js").read_text(encoding="utf-8")
-        start = text.index("export default {")
-        body = text[start : text.index("\n};", start)]
-        entries = re.findall(r'^  "([^"]+)": "((?:[^"\\]|\\.)*)",$', body, re.MULTILINE)
-        assert len(entries) == body.count("\n  "), f"i18n/{lang}.js has lines this test cannot read"
-        out[lang] = dict(entries)
-    return out
+def _po(lang: str) -> Catalog:
+    """A catalogue as its file holds it, read here (not by the server's module)."""
+    with catalogue_path(lang).open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def _symbolic(key: str) -> bool:
+    """``variant.standard`` is a symbolic key; ``Analyse the match first.`` is English."""
+    return re.match(r"[a-z][a-z_-]*\.\S", key) is not None
+
+
+def _update_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("i18n_update", SCRIPTS / "i18n_update.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_every_name_built_from_data_is_in_every_catalogue() -> None:
-    js = _js_catalogue()
+    game = set(browser_keys("game"))
     for family, names in NAMES.items():
         for name in names:
             key = f"{family}.{name}"
@@ -91,23 +110,90 @@ def test_every_name_built_from_data_is_in_every_catalogue() -> None:
         for name in NAMES[family]:
             if family == "level" and name not in BOT_LEVELS:
                 continue
-            for lang in LANGUAGES:
-                assert f"{family}.{name}" in js[lang], f"i18n/{lang}.js lacks {family}.{name}"
+            assert f"{family}.{name}" in game, f"the game page's catalogue lacks {family}.{name}"
     for code in HTTP_STATUS:
+        assert f"error.{code}" in game, f"the game page's catalogue lacks error.{code}"
+        assert f"error.{code}" in ENGLISH
+
+
+def test_every_key_the_sources_use_is_in_every_catalogue_and_they_are_up_to_date() -> None:
+    """The templates', Python's and the browser scripts' keys (extracted as babel.cfg says)
+    have a text in every language, the browser's marked for their page; and the catalogues
+    are what scripts/i18n_update.py writes (sorted, nothing stale)."""
+    update = _update_script()
+    used = update.used_keys()
+    assert len(used) > 600
+    assert sum(1 for pages in used.values() if "game" in pages) > 100
+    po = {lang: _po(lang) for lang in LANGUAGES}
+    for key, pages in used.items():
+        english = po["en"].get(key)
+        assert english is not None, f"no entry for {key!r}"
+        if _symbolic(key):
+            assert english.string, f"no English for {key!r}"
+        marks = {c.removeprefix("browser: ") for c in english.auto_comments}
+        assert pages <= marks, (key, pages, marks)
+        for lang in LANGUAGES[1:]:
+            entry = po[lang].get(key)
+            assert entry is not None and entry.string, f"{lang} lacks {key!r}"
+    template = update.template(po["en"], used)
+    for lang in LANGUAGES:
+        assert update.refreshed(lang, template) == catalogue_path(lang).read_bytes(), (
+            f"{lang}: run scripts/i18n_update.py"
+        )
+
+
+def test_no_key_twice_and_every_language_has_every_key_with_its_placeholders() -> None:
+    keys: dict[str, list[tuple[str | None, str]]] = {}
+    for lang in LANGUAGES:
+        raw = catalogue_path(lang).read_text(encoding="utf-8")
+        found = re.findall(r'^(?:msgctxt "(.*)"\n)?msgid "(.*)"$', raw, re.MULTILINE)
+        keys[lang] = [(context or None, key) for context, key in found if key]
+        twice = sorted({k for k in keys[lang] if keys[lang].count(k) > 1})
+        assert not twice, (lang, twice)
+        assert len(keys[lang]) > 1000
+    assert keys["fr"] == keys["en"] == keys["it"]
+    po = {lang: _po(lang) for lang in LANGUAGES}
+    for message in po["en"]:
+        if not message.id or not isinstance(message.id, str):
+            continue
+        english = message.string or message.id
+        if message.context == "refusal":
+            wanted = set(re.compile(message.id).groupindex)
+            wanted = {name.rstrip("2") for name in wanted}
+        else:
+            wanted = set(re.findall(r"\{(\w+)\}|(%d)", english))
+            wanted = {a or b for a, b in wanted}
+        for lang in LANGUAGES[1:]:
+            text = po[lang].get(message.id, message.context).string
+            have = {a or b for a, b in re.findall(r"\{(\w+)\}|(%d)", text)}
+            if message.context == "refusal":
+                assert have <= wanted, (lang, message.id, text)
+            else:
+                assert have == wanted, (lang, message.id, text)
+
+
+def test_the_browser_gets_the_catalogues_entries_for_its_page(server: RunningServer) -> None:
+    """``/i18n/<lang>.json`` is the entries marked ``browser: game``, read from the .po here;
+    the keys once in two catalogues have one text (issue #31)."""
+    english = {m.id: m.string or m.id for m in _po("en") if m.id and not m.context}
+    game = {m.id for m in _po("en") if "browser: game" in m.auto_comments and isinstance(m.id, str)}
+    assert len(game) > 300
+    with httpx.Client(base_url=server.url, timeout=20) as web:
         for lang in LANGUAGES:
-            assert f"error.{code}" in js[lang], f"i18n/{lang}.js lacks error.{code}"
-
-
-def test_every_key_the_browser_code_uses_exists_in_three_languages() -> None:
-    js = _js_catalogue()
-    assert js["en"].keys() == js["fr"].keys() == js["it"].keys()
-    used: set[str] = set()
-    for path in STATIC.rglob("*.js"):
-        code = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.MULTILINE)
-        used |= set(re.findall(r'\bt\(\s*"([^"]+)"', code))
-    assert len(used) > 100
-    missing = sorted(used - js["en"].keys())
-    assert not missing, missing
+            answer = web.get(f"/i18n/{lang}.json")
+            assert answer.status_code == 200
+            assert answer.headers["content-type"] == "application/json"
+            assert answer.headers["cache-control"] == "no-cache"
+            own = {m.id: m.string for m in _po(lang) if m.id and not m.context and m.string}
+            assert answer.json() == {k: own.get(k) or english[k] for k in game}, lang
+            again = web.get(f"/i18n/{lang}.json", headers={"If-None-Match": answer.headers["etag"]})
+            assert again.status_code == 304 and not again.content
+        fr, it = web.get("/i18n/fr.json").json(), web.get("/i18n/it.json").json()
+        assert web.get("/i18n/de.json").status_code == 404
+    assert fr["reason.timeout"] == translator("fr")("reason.timeout") == "temps écoulé"
+    assert it["variant.caucasian"] == translator("it")("variant.caucasian") == "caucasico"
+    assert fr["status.waiting_opponent"].startswith("En attente d'un adversaire")
+    assert translator("fr")("status.waiting") == "en attente"
 
 
 class _Text(HTMLParser):

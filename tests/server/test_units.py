@@ -20,16 +20,16 @@ from gammon.errors import (
     InvalidSeedError,
 )
 from gammon.match import TableOptions
-from gammon.server.forms import table_request
+from gammon.server.infra.settings import SETTINGS_HELP, Settings, SettingsError
 from gammon.server.protocol import (
     HTTP_STATUS,
     ServerError,
     error_code,
     parse_client_message,
 )
-from gammon.server.settings import SETTINGS_HELP, Settings, SettingsError
-from gammon.server.table import initial_state, reduce
-from gammon.server.views import entry_view, state_view
+from gammon.server.table.forms import table_request
+from gammon.server.table.state import initial_state, reduce
+from gammon.server.table.views import entry_view, state_view
 
 
 def test_every_gammon_error_has_a_documented_code() -> None:
@@ -158,7 +158,7 @@ def test_every_page_text_is_translated() -> None:
     folder = Path(__file__).parents[2] / "src" / "gammon" / "server" / "templates"
     texts = set()
     for page in folder.glob("*.html"):
-        texts |= set(re.findall(r't\("([^"]+)"\)', page.read_text(encoding="utf-8")))
+        texts |= set(re.findall(r'\bt\("([^"]+)"\)', page.read_text(encoding="utf-8")))
     assert len(texts) > 80
     for lang in LANGUAGES[1:]:
         missing = sorted(texts - set(MESSAGES[lang]))

@@ -10,8 +10,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gammon.server import analysers
-from gammon.server.analysers import analyser_for, analysis_available
+from gammon.server.analysis import registry as analysers
+from gammon.server.analysis.registry import analyser_for, analysis_available
 from gammon.storage import Database, Store
 from matchseed import recorded, seed_finished_match
 from serverkit import start_server

@@ -19,11 +19,11 @@ import pytest
 
 from gammon import Position
 from gammon.match import Match
-from gammon.server.analysers import analyser_for
-from gammon.server.bots import bots_available
-from gammon.server.forms import table_request
+from gammon.server.analysis.registry import analyser_for
 from gammon.server.protocol import ServerError
-from gammon.server.views import MOVES_LIMIT, moves_payload, variant_view
+from gammon.server.table.bots import bots_available
+from gammon.server.table.forms import table_request
+from gammon.server.table.views import MOVES_LIMIT, moves_payload, variant_view
 from gammon.variants import get_variant
 from serverkit import WS, Player, my_turn_or_finished, wait_state
 
@@ -201,7 +201,7 @@ def test_acey_deucey_by_steps_alone_and_the_roll_again(
 ) -> None:
     """Every move left out (as for a 1-2): the client plays by ``steps`` and sends the
     ``move`` text they end with; after a 1-2 the same seat rolls again."""
-    from gammon.server import views
+    from gammon.server.table import views
 
     monkeypatch.setattr(views, "MOVES_LIMIT", -1)
     views.forget_moves()

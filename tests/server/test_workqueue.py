@@ -17,9 +17,9 @@ import pytest
 from gammon import Position
 from gammon.dice import Dice
 from gammon.match import TableOptions, new_match
-from gammon.server.bots import bots_available, choose_in_worker
+from gammon.server.infra.workqueue import WorkQueue
 from gammon.server.protocol import ServerError
-from gammon.server.workqueue import WorkQueue
+from gammon.server.table.bots import bots_available, choose_in_worker
 from serverkit import run_async
 
 
@@ -94,7 +94,7 @@ def test_each_worker_runs_the_queues_initializer(processes: bool) -> None:
     starts; a worker process still gets its lower priority first."""
     import os
 
-    from gammon.server import deep
+    from gammon.server.analysis import deep
 
     shared = multiprocessing.get_context("spawn").Array("d", 5)
     shared[4] = 5  # job 5 is to be cancelled: the worker says so once it has the memory
@@ -158,7 +158,7 @@ def test_closing_stops_a_worker_process_at_once() -> None:
 
 _ORPHAN_SCRIPT = """
 import asyncio, os, sys
-from gammon.server.workqueue import WorkQueue
+from gammon.server.infra.workqueue import WorkQueue
 
 async def main() -> None:
     queue = WorkQueue("orphan", 1, processes=True)
@@ -268,7 +268,7 @@ def test_a_quiet_tables_bot_is_not_held_up_by_heavy_bots() -> None:
     bot answers each decision in a fraction of that all the same (on the quick worker), in
     real worker processes.  Without the quick worker it waits for the running heavy
     decision: half of one, on average."""
-    from gammon.server.bots import BotRunner
+    from gammon.server.table.bots import BotRunner
 
     heavy = new_match(TableOptions(variant="acey-deucey", cube=False))
     position = Position.from_position_id("QIBys0RgIEEDAA:w7.3", "acey-deucey")

@@ -462,13 +462,14 @@ def test_a_session_ends_when_a_loss_leaves_too_little_escrow(
 ) -> None:
     import secrets
 
-    from gammon.server.auth import now_ms, token_hash
+    from gammon.server.community.auth import token_hash
+    from gammon.server.infra.clock import now_ms
 
     ctx = server.app.state.gammon
     poor = Player(server)
-    user = ctx.store.create_user("poorly", None, guest=False, balance=2, now=now_ms())
+    user = ctx.infra.store.create_user("poorly", None, guest=False, balance=2, now=now_ms())
     token = secrets.token_urlsafe(16)
-    ctx.store.create_session(
+    ctx.infra.store.create_session(
         token_hash(token), user.id, "csrf-poor-token", now_ms(), now_ms() + 10**8
     )
     poor.http.cookies.set("gammon_session", token)
@@ -478,7 +479,7 @@ def test_a_session_ends_when_a_loss_leaves_too_little_escrow(
     r = poor.sit(table, 1)
     assert r.status_code == 200, r.text
     # the table's largest loss in a game (1 x 2 x 1) is held while the player sits
-    held = ctx.store.user(user.id)
+    held = ctx.infra.store.user(user.id)
     assert (held.balance, held.held) == (2, 2)
     pair = Pair(table, (rich, poor), (rich.connect(table, seed="r"), poor.connect(table, seed="p")))
     for ws in pair.sockets:
@@ -512,6 +513,6 @@ def test_a_session_ends_when_a_loss_leaves_too_little_escrow(
         ("hold", 0, 2, 2),
         ("opening", 2, 2, 0),
     ]
-    after = ctx.store.user(user.id)
+    after = ctx.infra.store.user(user.id)
     assert (after.balance, after.held) == (1, 0)
     poor.close()

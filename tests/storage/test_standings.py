@@ -130,3 +130,19 @@ def test_error_rates_average_once_per_match(db: Database) -> None:
     assert standings.history(ann.id)[0].error == pytest.approx(6.0)
     assert standings.record(bob.id)["error"] == pytest.approx(5.0)
     standings.record_error_rates("t-unknown", [1.0, 1.0])  # no result: nothing to keep
+
+
+def test_the_rating_graph_ends_on_the_current_rating(db: Database) -> None:
+    """Issue #33: a match settled later with an earlier time (taken before its transaction
+    committed) is the graph's last point, the player's rating now (not the stale one)."""
+    store, standings = Store(db), Standings(db)
+    ann = store.create_user("ann", "h", guest=False, balance=0, now=1)
+    bob = store.create_user("bob", "h", guest=False, balance=0, now=1)
+    seats = (ResultSeat(ann.id, "ann", "user"), ResultSeat(bob.id, "bob", "user"))
+    finish(store, seats, 0, at=200, length=5)
+    finish(store, seats, 1, at=150, length=1)  # settled second, its time taken earlier
+    (now,) = standings.ratings(ann.id)
+    series = standings.rating_series(ann.id, "backgammon")
+    assert len(series) == 3 and series[0][1] == 1500.0
+    assert series[-1][1] == pytest.approx(now.rating)
+    assert series[1][1] > series[-1][1]  # won the first, lost the second

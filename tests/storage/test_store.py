@@ -26,7 +26,7 @@ from gammon.storage.models import Base, User
 
 
 def test_migrations_build_exactly_the_models(db: Database) -> None:
-    assert db.schema_revision() == "0007"
+    assert db.schema_revision() == "0011"
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []

@@ -3,7 +3,7 @@
 :func:`variant_advice` ranks the legal moves with the variant's trained net where one ships
 (:func:`gammon.bots.nets.has_net`: equities, the mover's expected points per game), else
 with the hand-made :class:`~gammon.bots.variant_bot.VariantBot` at 1 ply, whose numbers are
-its own score, not equities.  The web table's hints (:mod:`gammon.server.hints`) and the
+its own score, not equities.  The web table's hints (:mod:`gammon.server.table.hints`) and the
 terminal's ``hint`` use it.
 
 >>> from gammon import Position

@@ -75,6 +75,7 @@ import struct
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from gammon.bots.endgame import bearoff_probabilities, exact_after_moves, exact_decision
 from gammon.bots.equity import (
     DEFAULT_CUBE_LIFE,
     CubeDecision,
@@ -238,7 +239,9 @@ class Bot:
         """Pre-roll probabilities of the player on roll, with this level's noise."""
         if position.is_game_over():
             raise IllegalActionError(f"the game is over in position {position.position_id()}")
-        probs = self.evaluator.evaluate([position])[0]
+        probs = bearoff_probabilities(position) if not self._settings.noise else None
+        if probs is None:
+            probs = self.evaluator.evaluate([position])[0]
         shift = self._noise(purpose, position.variant.name, position.position_key()) / 2.0
         if not shift:
             return probs
@@ -265,8 +268,22 @@ class Bot:
         if not moves:
             return []
         afters = [m.position_after() for m in moves]
-        model = self._model(ctx)
         s = self._settings
+        exact = None if s.noise else exact_after_moves(afters, ctx, self.met)
+        if exact is not None:  # a short bear-off: every play valued exactly
+            values, cubeless_values, _theirs = exact
+            order = sorted(range(len(moves)), key=lambda i: (-values[i], -cubeless_values[i]))
+            deepest = _plies(self.final_evaluator or self.evaluator)
+            return [RankedMove(moves[i], values[i], cubeless_values[i], deepest) for i in order]
+        model = self._model(ctx)
+        races = None if s.noise else [bearoff_probabilities(a) for a in afters]
+        if races is not None and all(p is not None for p in races):
+            # every play ends in the bear-off database: the exact race, and the cube model
+            probs = [p for p in races if p is not None]
+            values, cubeless_values = model.after_move(probs), model.after_move_cubeless(probs)
+            order = sorted(range(len(moves)), key=lambda i: (-values[i], -cubeless_values[i]))
+            deepest = _plies(self.final_evaluator or self.evaluator)
+            return [RankedMove(moves[i], values[i], cubeless_values[i], deepest) for i in order]
         first = self.filter_evaluator if s.filter_moves else None
         ranker = self.evaluator if first is None else first
         probs = after_probs(ranker, position, afters)
@@ -326,8 +343,14 @@ class Bot:
     def _decision(self, position: Position, ctx: ScoreContext, purpose: str) -> CubeDecision:
         """The cube decision of the player on roll (``ctx`` theirs), searched again at the
         final depth when it is close (grandmaster)."""
+        if not self._settings.noise:  # a short bear-off is solved exactly (no error to add)
+            exact = exact_decision(position, ctx, self.met)
+            if exact is not None:
+                return exact
         model = self._model(ctx)
         decision = model.decision(self._probabilities(position, purpose))
+        if bearoff_probabilities(position) is not None and not self._settings.noise:
+            return decision  # the exact race already: no deeper search can improve it
         if self.final_evaluator is not None and _close(decision):
             decision = model.decision(self.final_evaluator.evaluate([position])[0])
         return decision

@@ -78,6 +78,7 @@ __all__ = [
     "cube_decision",
     "cubeful_equity",
     "cubeless_equity",
+    "decide",
     "equity_after_move",
     "match_winning_chance",
     "money_equity",
@@ -513,45 +514,13 @@ class EquityModel:
         v = c.cube_value
         memo: dict[tuple[int, str], _Breaks] = {}
         nd = self.cubeful(probs, v, c.cube_owner, memo)
-        may = c.may_double() and self.can_double("me", v)
         dt = self.cubeful(probs, 2 * v, "opponent", memo)
-        dp = self.value(v)
         bv: float | None = None
-        answers = {"pass": dp, "take": dt}
         if c.beaver_allowed:
             # after a beaver the doubler takes at 4v (opponent owns it) or drops 2v
             bv = max(self.cubeful(probs, 4 * v, "opponent", memo), self.value(-2 * v))
-            answers["beaver"] = bv
-        response: Literal["take", "pass", "beaver"] = "pass"
-        best = dp
-        for name in ("take", "beaver"):
-            if name in answers and answers[name] < best - 1e-12:
-                best = answers[name]
-                response = "take" if name == "take" else "beaver"
-        should = may and best > nd + 1e-12
-        action: CubeAction
-        if not may:
-            action = "no double"
-        elif should:
-            action = _DOUBLE_ACTIONS[response]
-        elif nd >= dp and response == "pass":
-            action = "too good, pass"
-        elif nd > dp:
-            action = "too good, take"
-        else:
-            action = "no double, beaver" if response == "beaver" else "no double"
-        n = self.normalise
-        return CubeDecision(
-            no_double=n(nd),
-            double_take=n(dt),
-            double_pass=n(dp),
-            double_beaver=None if bv is None else n(bv),
-            cubeless=n(self.cubeless(probs)),
-            can_double=may,
-            should_double=should,
-            response=response,
-            action=action,
-        )
+        may = c.may_double() and self.can_double("me", v)
+        return decide(self, nd=nd, dt=dt, bv=bv, cubeless=self.cubeless(probs), may=may)
 
     def after_move(self, probs: Sequence[Probabilities]) -> list[float]:
         """Normalised equities of "me" after a move, for positions with the opponent on roll.
@@ -589,6 +558,58 @@ class EquityModel:
 
 
 # ---------------------------------------------------------------------- functions
+
+
+def decide(
+    model: EquityModel,
+    *,
+    nd: float,
+    dt: float,
+    bv: float | None,
+    cubeless: float,
+    may: bool,
+) -> CubeDecision:
+    """The cube decision from the doubler's utilities of no double (``nd``), double/take
+    (``dt``) and double/beaver (``bv``, None if not allowed); ``may``: a useful double is
+    allowed.  Shared by :class:`EquityModel` and :mod:`gammon.bots.endgame`.
+
+    >>> decide(EquityModel(ScoreContext()), nd=0.9, dt=0.95, bv=None, cubeless=0.8, may=True).action
+    'double, take'
+    """
+    dp = model.value(model.ctx.cube_value)
+    answers = {"pass": dp, "take": dt}
+    if bv is not None:
+        answers["beaver"] = bv
+    response: Literal["take", "pass", "beaver"] = "pass"
+    best = dp
+    for name in ("take", "beaver"):
+        if name in answers and answers[name] < best - 1e-12:
+            best = answers[name]
+            response = "take" if name == "take" else "beaver"
+    should = may and best > nd + 1e-12
+    action: CubeAction
+    if not may:
+        action = "no double"
+    elif should:
+        action = _DOUBLE_ACTIONS[response]
+    elif nd >= dp and response == "pass":
+        action = "too good, pass"
+    elif nd > dp:
+        action = "too good, take"
+    else:
+        action = "no double, beaver" if response == "beaver" else "no double"
+    n = model.normalise
+    return CubeDecision(
+        no_double=n(nd),
+        double_take=n(dt),
+        double_pass=n(dp),
+        double_beaver=None if bv is None else n(bv),
+        cubeless=n(cubeless),
+        can_double=may,
+        should_double=should,
+        response=response,
+        action=action,
+    )
 
 
 def money_equity(probs: Probabilities, *, max_result: int = 3, jacoby: bool = False) -> float:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from gammon.dice import Dice, DiceLike
-from gammon.move import Move
+from gammon.move import BAR, Move
 from gammon.position import Position
 
 __all__ = ["ROLLS", "HeuristicEvaluator", "VariantBot", "searched_choice"]
@@ -96,7 +96,7 @@ class HeuristicEvaluator:
                 if attackers[x] and p - x < len(_SHOT):
                     chance += _SHOT[p - x]
             chance = min(chance, 30)
-            lost += chance / 36.0 * (25 - p + 8)
+            lost += chance / 36.0 * (BAR - p + 8)  # the pips back from the bar, and 8
         return lost
 
     def _hitting(self, position: Position) -> float:

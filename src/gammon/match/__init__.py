@@ -33,6 +33,7 @@ from gammon.match.actions import (
     action_to_dict,
 )
 from gammon.match.engine import abandon_result, allowed_actions, apply, new_match, to_act
+from gammon.match.guards import dead_cube, guard
 from gammon.match.options import ClockSettings, TableOptions
 from gammon.match.record import DiceRecord, Game, Match, MatchRecord, read_log, replay, write_log
 from gammon.match.state import (
@@ -77,6 +78,8 @@ __all__ = [
     "action_to_dict",
     "allowed_actions",
     "apply",
+    "dead_cube",
+    "guard",
     "new_match",
     "read_log",
     "replay",

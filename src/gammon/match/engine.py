@@ -26,12 +26,11 @@ from dataclasses import replace
 from typing import Final
 
 from gammon.dice import Dice
-from gammon.errors import IllegalActionError, InsufficientBalanceError
+from gammon.errors import IllegalActionError
 from gammon.match.actions import (
     Abandon,
     AcceptResign,
     Action,
-    ActionName,
     Beaver,
     Double,
     Drop,
@@ -42,9 +41,9 @@ from gammon.match.actions import (
     Roll,
     Take,
     Timeout,
-    action_name,
 )
 from gammon.match.events import event
+from gammon.match.guards import allowed_actions, dead_cube, guard, to_act
 from gammon.match.options import TableOptions
 from gammon.match.state import (
     CubeState,
@@ -58,18 +57,15 @@ from gammon.match.state import (
 )
 from gammon.position import Position
 
-__all__ = ["abandon_result", "allowed_actions", "apply", "new_match", "to_act"]
-
-_PHASE_TEXT: Final = {
-    "opening": "the opening roll",
-    "turn": "{p}'s turn to roll or double",
-    "moving": "{p}'s turn to move",
-    "doubled": "{p} to answer a double",
-    "beavered": "{p} to answer a beaver",
-    "raccooned": "{p} to answer a raccoon",
-    "resigning": "{p} to answer a resignation",
-    "over": "the match is over",
-}
+__all__ = [
+    "abandon_result",
+    "allowed_actions",
+    "apply",
+    "dead_cube",
+    "guard",
+    "new_match",
+    "to_act",
+]
 
 
 def new_match(
@@ -164,86 +160,6 @@ def _opening_game(options: TableOptions, number: int, *, crawford: bool) -> Game
     return GameState(number, "opening", start, None, CubeState(), crawford=crawford)
 
 
-# --------------------------------------------------------------------------- who acts
-
-
-def to_act(state: MatchState) -> tuple[int, ...]:
-    """The seats whose decision it is now (both during the roll-off, none once over)."""
-    g = state.game
-    if g.phase == "over":
-        return ()
-    if g.phase == "opening":
-        return (0, 1)
-    assert g.turn is not None
-    if g.phase in ("turn", "moving", "beavered"):
-        return (g.turn,)
-    if g.phase in ("doubled", "raccooned"):
-        return (1 - g.turn,)
-    assert g.resigned_by is not None
-    return (1 - g.resigned_by,)
-
-
-def _can_double(state: MatchState, seat: int) -> str | None:
-    """Why ``seat`` may not double now, or None if it may."""
-    g, opts = state.game, state.options
-    if g.phase != "turn" or g.turn != seat:
-        return "a double is offered only at the start of your own turn, before rolling"
-    if not opts.cube:
-        return "this table plays without the cube"
-    if g.last_roll:
-        return "no cube on the last roll"
-    if g.crawford:
-        return "no doubling in the Crawford game"
-    if g.cube.owner not in (None, seat):
-        return f"the cube is owned by player {g.cube.owner}"
-    if g.cube.value * 2 > opts.cube_max:
-        return f"the cube is at the table limit ({opts.cube_max})"
-    return None
-
-
-def allowed_actions(state: MatchState) -> dict[int, tuple[str, ...]]:
-    """For each seat that may act now, the names of the actions it may take
-    (registered names, :data:`gammon.match.actions.ACTIONS`).
-
-    >>> allowed_actions(new_match())
-    {0: ('roll', 'abandon'), 1: ('roll', 'abandon')}
-    """
-    g, opts = state.game, state.options
-    result: dict[int, tuple[str, ...]] = {}
-    if g.phase == "over":
-        return result
-    for seat in to_act(state):
-        names: list[ActionName] = []
-        if g.phase in ("opening", "turn"):
-            names.append("roll")
-            if g.phase == "turn" and _can_double(state, seat) is None:
-                names.append("double")
-        elif g.phase == "moving":
-            names.append("move")
-        elif g.phase == "doubled":
-            names += ["take", "drop"]
-            if opts.beaver and g.cube.value * 4 <= opts.cube_max:
-                names.append("beaver")
-        elif g.phase == "beavered":
-            names += ["take", "drop"]
-            if opts.raccoon and g.cube.value * 2 <= opts.cube_max:
-                names.append("raccoon")
-        elif g.phase == "raccooned":
-            names += ["take", "drop"]
-        elif g.phase == "resigning":
-            names += ["accept_resign", "reject_resign"]
-        if g.phase in ("turn", "moving") and not g.last_roll and g.rejected[seat] < 3:
-            names.append("resign")
-        names.append("abandon")
-        if g.phase != "opening":
-            names.append("timeout")
-        result[seat] = tuple(names)
-    for seat in (0, 1):
-        if seat not in result and g.phase not in ("opening", "over"):
-            result[seat] = ("abandon",)
-    return dict(sorted(result.items()))
-
-
 # --------------------------------------------------------------------------- scoring
 
 
@@ -257,8 +173,7 @@ def abandon_result(position: Position, seat_view: bool = True) -> int:
     side = position.player if seat_view else position.opponent
     if side[0]:
         return 1
-    # acey-deucey: checkers still to enter count like checkers on the bar
-    waiting = position.waiting
+    waiting = position.waiting  # acey-deucey: checkers still to enter count as on the bar
     if any(side[19:26]) or waiting[0 if seat_view else 1]:
         return 3
     return 2
@@ -284,8 +199,9 @@ def _finish(
 ) -> MatchState:
     """Score a finished game, then start the next one (or end the match)."""
     opts = state.options
+    g = game
     outcome = GameOutcome(
-        game.number, winner, points, result, reason, game.cube.value, game.starter, game.crawford
+        g.number, winner, points, result, reason, g.cube.value, g.starter, g.crawford, g.plies
     )
     score = list(state.score)
     ledger = list(state.ledger)
@@ -378,32 +294,16 @@ def _next_game(state: MatchState, last: GameOutcome, events: list[Event]) -> Mat
 # --------------------------------------------------------------------------- transitions
 
 
-def _refuse(state: MatchState, action: Action, why: str | None = None) -> IllegalActionError:
-    g = state.game
-    seats = to_act(state)
-    who = f"player {seats[0]}" if len(seats) == 1 else "either player"
-    where = _PHASE_TEXT[g.phase].format(p=who)
-    name = action_name(action)
-    reason = why or f"it is {where}"
-    return IllegalActionError(
-        f"player {action.player} cannot {name} now: {reason} (game {g.number})"
-    )
-
-
 def apply(state: MatchState, action: Action) -> Transition:
-    """Apply one action; raise and change nothing if it is not allowed now."""
+    """Apply one action; raise (what :func:`~gammon.match.guards.guard` says) and change
+    nothing if it is not allowed now."""
     if not isinstance(state, MatchState):
         raise IllegalActionError(f"expected a MatchState, got {type(state).__name__}")
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise IllegalActionError(f"unknown action {action!r}"[:200])
-    g = state.game
-    if g.phase == "over":
-        raise IllegalActionError(
-            f"the match is over; player {action.player} cannot {action_name(action)}"
-        )
+    refusal = guard(state, action)
+    if refusal is not None:
+        raise refusal
     events: list[Event] = []
-    new_state = handler(state, action, events)
+    new_state = _HANDLERS[type(action)](state, action, events)
     return Transition(replace(new_state, version=state.version + 1), tuple(events))
 
 
@@ -428,36 +328,34 @@ def _roll(state: MatchState, action: Action, events: list[Event]) -> MatchState:
             return replace(state, game=replace(g, cube=cube))
         starter = 0 if dice.d1 > dice.d2 else 1
         events.append(event("starts", starter, {"dice": [dice.high, dice.low]}))
-        if g.position.variant.opening == "reroll":
-            # tavli, acey-deucey, jacquet, long nardy: the winner rolls both dice again
+        if opts.game_opening(g.number) == "reroll":
+            # the table's opening rule (by default the variant's: tavli, acey-deucey,
+            # jacquet, long nardy): the winner rolls both dice again
             game = replace(g, phase="turn", turn=starter, starter=starter, dice=None)
             return replace(state, game=game)
         game = replace(
             g, phase="moving", turn=starter, starter=starter, dice=Dice(dice.high, dice.low)
         )
         return _after_roll(replace(state, game=game), events)
-    if g.phase != "turn" or g.turn != seat:
-        raise _refuse(state, action)
     events.append(event("rolled", seat, {"dice": [dice.d1, dice.d2]}))
     return _after_roll(replace(state, game=replace(g, phase="moving", dice=dice)), events)
 
 
 def _after_roll(state: MatchState, events: list[Event]) -> MatchState:
-    """Pass at once when the roll cannot be played."""
+    """Pass at once when the roll cannot be played.  The turn's moves are listed once
+    (``Position.plays``, kept): the mover's list, its clicks and its move read them again."""
     g = state.game
     assert g.dice is not None and g.turn is not None
-    if g.position.can_move(g.dice):  # not every play of acey-deucey's 1-2
+    plays = g.position.plays(g.dice)
+    if plays:  # not every play of acey-deucey's 1-2
         return state
     events.append(event("no_move", g.turn, {"dice": [g.dice.d1, g.dice.d2]}))
-    move = g.position.pass_move(g.dice)
-    return _after_move(state, g.position.apply(move), events)
+    return _after_move(state, g.position.apply(plays.pass_move()), events)
 
 
 def _play(state: MatchState, action: Action, events: list[Event]) -> MatchState:
     assert isinstance(action, Play)
     g = state.game
-    if g.phase != "moving" or g.turn != action.player:
-        raise _refuse(state, action)
     assert g.dice is not None
     move = g.position.parse_move(action.move, g.dice)  # raises IllegalMoveError & co.
     after = move.position_after()
@@ -522,40 +420,12 @@ def _after_move(
 
 
 def _double(state: MatchState, action: Action, events: list[Event]) -> MatchState:
-    why = _can_double(state, action.player)
-    if why:
-        raise _refuse(state, action, why)
     g = state.game
     events.append(event("doubled", action.player, {"cube": g.cube.value * 2}))
     return replace(state, game=replace(g, phase="doubled", doubler=action.player))
 
 
-def _responder(state: MatchState, action: Action) -> None:
-    if action.player not in to_act(state) or state.game.phase not in (
-        "doubled",
-        "beavered",
-        "raccooned",
-    ):
-        raise _refuse(state, action)
-
-
-def _check_balance(state: MatchState, action: Action) -> None:
-    """Seed 004's admission rule, for a match built with balances: the one place it is
-    checked when a player takes, beavers or raccoons."""
-    if state.balances is None:
-        return
-    seat = action.player
-    need = state.options.required_balance()
-    if state.balances[seat] < need:
-        raise InsufficientBalanceError(
-            f"player {seat} cannot {action_name(action)}: the balance {state.balances[seat]} "
-            f"does not cover stake x cube limit x end coefficient = {need}"
-        )
-
-
 def _take(state: MatchState, action: Action, events: list[Event]) -> MatchState:
-    _responder(state, action)
-    _check_balance(state, action)
     g = state.game
     assert g.turn is not None
     if g.phase == "doubled":
@@ -567,7 +437,6 @@ def _take(state: MatchState, action: Action, events: list[Event]) -> MatchState:
 
 
 def _drop(state: MatchState, action: Action, events: list[Event]) -> MatchState:
-    _responder(state, action)
     g = state.game
     winner = 1 - action.player
     # the game is worth the value before the last offer, always as a single (rules.md D3)
@@ -580,28 +449,14 @@ def _drop(state: MatchState, action: Action, events: list[Event]) -> MatchState:
 
 
 def _beaver(state: MatchState, action: Action, events: list[Event]) -> MatchState:
-    g, opts = state.game, state.options
-    if g.phase != "doubled" or action.player not in to_act(state):
-        raise _refuse(state, action)
-    if not opts.beaver:
-        raise _refuse(state, action, "beavers are not allowed at this table")
-    if g.cube.value * 4 > opts.cube_max:
-        raise _refuse(state, action, f"a beaver would pass the cube limit ({opts.cube_max})")
-    _check_balance(state, action)
+    g = state.game
     cube = CubeState(g.cube.value * 4, action.player)
     events.append(event("beavered", action.player, {"cube": cube.value}))
     return replace(state, game=replace(g, phase="beavered", cube=cube))
 
 
 def _raccoon(state: MatchState, action: Action, events: list[Event]) -> MatchState:
-    g, opts = state.game, state.options
-    if g.phase != "beavered" or action.player not in to_act(state):
-        raise _refuse(state, action)
-    if not opts.raccoon:
-        raise _refuse(state, action, "raccoons are not allowed at this table")
-    if g.cube.value * 2 > opts.cube_max:
-        raise _refuse(state, action, f"a raccoon would pass the cube limit ({opts.cube_max})")
-    _check_balance(state, action)
+    g = state.game
     cube = CubeState(g.cube.value * 2, g.cube.owner)
     events.append(event("raccooned", action.player, {"cube": cube.value}))
     return replace(state, game=replace(g, phase="raccooned", cube=cube))
@@ -610,15 +465,6 @@ def _raccoon(state: MatchState, action: Action, events: list[Event]) -> MatchSta
 def _resign(state: MatchState, action: Action, events: list[Event]) -> MatchState:
     assert isinstance(action, Resign)
     g = state.game
-    if g.phase not in ("turn", "moving") or g.turn != action.player or g.last_roll:
-        raise _refuse(state, action, "a resignation is offered on your own turn")
-    if action.level <= g.rejected[action.player]:
-        raise _refuse(
-            state,
-            action,
-            f"a resignation at level {g.rejected[action.player]} was rejected this game; "
-            "offer a higher level or play on",
-        )
     events.append(event("resign_offered", action.player, {"level": action.level}))
     return replace(
         state,
@@ -634,8 +480,6 @@ def _resign(state: MatchState, action: Action, events: list[Event]) -> MatchStat
 
 def _accept_resign(state: MatchState, action: Action, events: list[Event]) -> MatchState:
     g = state.game
-    if g.phase != "resigning" or action.player not in to_act(state):
-        raise _refuse(state, action)
     winner = action.player
     result, points = _points(state, g.resign_level)
     events.append(
@@ -646,8 +490,6 @@ def _accept_resign(state: MatchState, action: Action, events: list[Event]) -> Ma
 
 def _reject_resign(state: MatchState, action: Action, events: list[Event]) -> MatchState:
     g = state.game
-    if g.phase != "resigning" or action.player not in to_act(state):
-        raise _refuse(state, action)
     assert g.resume is not None and g.resigned_by is not None
     events.append(event("resign_rejected", action.player, {"level": g.resign_level}))
     rejected = list(g.rejected)
@@ -669,10 +511,6 @@ def _abandon(state: MatchState, action: Action, events: list[Event]) -> MatchSta
     g = state.game
     seat = action.player
     timeout = isinstance(action, Timeout)
-    if timeout and seat not in to_act(state):
-        raise _refuse(state, action, "only the player whose decision it is can run out of time")
-    if timeout and g.phase == "opening":
-        raise _refuse(state, action, "no clock runs during the opening roll")
     # scored from the last committed position (a Play is a whole turn, so the current one)
     own_view = g.turn is None or g.turn == seat
     level = abandon_result(g.position, seat_view=own_view)

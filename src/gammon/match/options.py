@@ -18,6 +18,14 @@ starting the next one unless the table says otherwise:
 >>> TableOptions(variant="tavli", match_length=5, cube=False, first_move="rolloff").first_move
 'rolloff'
 
+After the one-die roll-off its winner plays those two numbers (``opening`` ``play``,
+today's backgammon) or rolls both dice again (``reroll``: the older rules, and the
+custom of the Greek games, so a first move may be a double).  By default the variant
+says:
+
+>>> TableOptions().opening, tavli.opening, TableOptions(opening="reroll").game_opening(1)
+('play', 'reroll', 'reroll')
+
 Visitors (signed in, not seated) may chat at a casual table; at a rated or staked one they
 may not unless the table says so, since a kibitzer could coach a player there:
 
@@ -33,9 +41,11 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Final, Literal, get_args
 
 from gammon.errors import InvalidOptionsError
-from gammon.variants import ROTATIONS, VARIANTS, Variant, game_variant, rotation
+from gammon.variants import ROTATIONS, VARIANTS, Opening, Variant, game_variant, rotation
 
 __all__ = [
+    "BOOLEAN_OPTIONS",
+    "CORRESPONDENCE_MAX_DELAY",
     "CUBE_LIMITS",
     "END_COEFFICIENTS",
     "MAX_CUBE",
@@ -44,6 +54,7 @@ __all__ = [
     "EndSetting",
     "FirstMove",
     "TableOptions",
+    "boolean_fields",
 ]
 
 #: Oin / Mars / Cox (seed 004): the largest result a game can score under each setting.
@@ -63,6 +74,10 @@ MAX_CUBE: Final = 4096
 MAX_STAKE: Final = 1_000_000
 
 
+#: The longest delay per move of a correspondence clock: 7 days, in seconds.
+CORRESPONDENCE_MAX_DELAY: Final = 7 * 86400
+
+
 @dataclass(frozen=True, slots=True)
 class ClockSettings:
     """A clock per player: a delay for each move, then a reserve that is used up.
@@ -75,16 +90,24 @@ class ClockSettings:
     delay: float = 12.0
     reserve_base: float = 60.0
     reserve_per_point: float = 60.0
+    #: Correspondence play (docs/notifications.md): days per move, no reserve; the
+    #: delay may then be up to :data:`CORRESPONDENCE_MAX_DELAY` seconds (7 days).
+    correspondence: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.correspondence, bool):
+            raise InvalidOptionsError("clock correspondence must be true or false")
         for name in ("delay", "reserve_base", "reserve_per_point"):
             value = getattr(self, name)
+            top = CORRESPONDENCE_MAX_DELAY if self.correspondence and name == "delay" else 86400
             if (
                 not isinstance(value, int | float)
                 or isinstance(value, bool)
-                or not 0 <= value <= 86400
+                or not 0 <= value <= top
             ):
-                raise InvalidOptionsError(f"clock {name} must be 0..86400 seconds, got {value!r}")
+                raise InvalidOptionsError(f"clock {name} must be 0..{top} seconds, got {value!r}")
+        if self.correspondence and (self.reserve_base or self.reserve_per_point):
+            raise InvalidOptionsError("a correspondence clock has no reserve")
 
     def reserve(self, match_length: int) -> float:
         """The starting reserve, in seconds, for a match of this length (0 = money)."""
@@ -106,7 +129,8 @@ class TableOptions:
     cube: bool = True
     #: The highest cube value (2, 4, ..., 64), or None for no table limit.
     cube_limit: int | None = None
-    #: Matches: the Crawford rule (no cube in the game after a player first reaches N-1).
+    #: Matches: the Crawford rule (no cube in the game after a player first reaches N-1);
+    #: always False without a cube (there is no Crawford game then).
     crawford: bool = True
     #: Money: gammons count single while the cube is centred.
     jacoby: bool = False
@@ -122,6 +146,13 @@ class TableOptions:
     #: None (the default) is the variant's custom: ``winner`` for tavli, else ``rolloff``;
     #: the options always hold the resolved value.
     first_move: FirstMove | None = None
+    #: What the winner of a game's one-die roll-off does: plays the two dice rolled
+    #: (``play``) or rolls both dice again for the first turn (``reroll``; the first
+    #: move may then be a double).  None (the default) is the variant's custom:
+    #: ``reroll`` for the Greek games (tavli's three too), long nardy, jacquet and
+    #: acey-deucey, else ``play``; the options hold the resolved value (None stays
+    #: only for a rotation whose variants differ, each game then following its own).
+    opening: Opening | None = None
     clock: ClockSettings | None = None
     #: A rated match (docs/ratings.md): a match of at least 1 point between two
     #: signed-in accounts; money sessions are never rated.
@@ -144,6 +175,12 @@ class TableOptions:
         if self.first_move is None:
             custom = "winner" if self.variant in ROTATIONS else "rolloff"
             object.__setattr__(self, "first_move", custom)
+        if self.opening is None:
+            customs = {v.opening for v in rotation(self.variant)}
+            if len(customs) == 1:
+                object.__setattr__(self, "opening", customs.pop())
+        if self.cube is False:  # no cube, no Crawford game (rules.md, docs/rules.md)
+            object.__setattr__(self, "crawford", False)
         if self.spectator_chat is None:
             casual = not (self.rated is True or (type(self.stake) is int and self.stake > 0))
             object.__setattr__(self, "spectator_chat", casual)
@@ -157,16 +194,7 @@ class TableOptions:
             self.match_length <= 255, f"match_length {self.match_length} is too long (at most 255)"
         )
         need(self.stake <= MAX_STAKE, f"stake {self.stake} is too large (at most {MAX_STAKE})")
-        for name in (
-            "cube",
-            "crawford",
-            "jacoby",
-            "beaver",
-            "raccoon",
-            "draw_last_roll",
-            "rated",
-            "spectator_chat",
-        ):
+        for name in (*BOOLEAN_OPTIONS, "spectator_chat"):
             need(type(getattr(self, name)) is bool, f"{name} must be true or false")
         need(
             self.end_setting in get_args(EndSetting),
@@ -175,6 +203,10 @@ class TableOptions:
         need(
             self.first_move in get_args(FirstMove),
             f"first_move must be rolloff, loser, alternate or winner, got {self.first_move!r}",
+        )
+        need(
+            self.opening is None or self.opening in get_args(Opening),
+            f"opening must be play or reroll, got {self.opening!r}",
         )
         need(
             self.cube_limit is None
@@ -237,6 +269,11 @@ class TableOptions:
         """The variant of game ``number`` (1, 2, ...): the table's, or its rotation's turn."""
         return game_variant(self.variant, number)
 
+    def game_opening(self, number: int) -> Opening:
+        """What the roll-off's winner does in game ``number``: the table's ``opening``,
+        else (a rotation whose variants differ) that game's variant's custom."""
+        return self.opening or self.game_variant(number).opening
+
     @property
     def cube_max(self) -> int:
         """The highest value the cube may reach at this table (1 without a cube)."""
@@ -284,7 +321,10 @@ class TableOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (``from_dict`` reads it back)."""
-        return asdict(self)
+        data = asdict(self)
+        if self.clock is not None and not self.clock.correspondence:
+            del data["clock"]["correspondence"]  # a live clock's dict as it always was
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableOptions:
@@ -303,3 +343,18 @@ class TableOptions:
             except TypeError as exc:
                 raise InvalidOptionsError(f"bad clock settings {clock!r}: {exc}") from None
         return cls(**values)
+
+
+def boolean_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a dataclass typed plainly ``bool`` (not ``bool | None``), in order.
+
+    >>> boolean_fields(TableOptions)
+    ('cube', 'crawford', 'jacoby', 'beaver', 'raccoon', 'draw_last_roll', 'rated')
+    """
+    return tuple(f.name for f in fields(cls) if f.type in ("bool", bool))
+
+
+#: The on/off options of a table, one list for every reader (the lobby's form, the JSON
+#: API): the fields of :class:`TableOptions` typed ``bool``.  ``spectator_chat`` (``bool |
+#: None``: None is the table's kind) is read on its own.
+BOOLEAN_OPTIONS: Final = boolean_fields(TableOptions)

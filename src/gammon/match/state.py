@@ -67,6 +67,9 @@ class GameOutcome:
     starter: int | None
     #: Whether it was the Crawford game of a match.
     crawford: bool = False
+    #: Turns played in the game (checker plays, passes included): 0 for a game forfeited
+    #: before anyone moved (``gammon.server.table.results.played``).
+    plies: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,7 +82,7 @@ class _Generator:
         v = self.v
         out: list[tuple[int, int, int]] = []
         if m[25] or mw:
-            t = 25 - die
+            t = v.entry_points[die]
             kind = self.landing(st, t)
             if kind >= 0:
                 out.append((25, t, kind))
@@ -296,7 +296,7 @@ class _Generator:
         their = self.their
         out: list[tuple[int, int, int, int]] = []
         if bound == 25 and (m[25] or mw):
-            t = 25 - die
+            t = self.v.entry_points[die]
             c = o[their[t]]
             if c < 2:
                 gone = _BYTE[25] if m[25] else _BYTE[52]

@@ -2,7 +2,7 @@
 
 ``create_app(settings)`` builds the ASGI application; ``gammon serve`` runs it.
 The protocol is documented in docs/protocol.md (version ``PROTOCOL_VERSION``).
-Needs the ``server`` extra; :mod:`gammon.server.settings` alone does not, so the
+Needs the ``server`` extra; :mod:`gammon.server.infra.settings` alone does not, so the
 CLI can describe every setting without importing the web stack.
 """
 
@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gammon.server.app import create_app
+    from gammon.server.infra.settings import Settings
     from gammon.server.protocol import PROTOCOL_VERSION
-    from gammon.server.settings import Settings
 
 __all__ = ["PROTOCOL_VERSION", "Settings", "create_app"]
 
@@ -28,7 +28,7 @@ def __getattr__(name: str) -> Any:
 
         return PROTOCOL_VERSION
     if name == "Settings":
-        from gammon.server.settings import Settings
+        from gammon.server.infra.settings import Settings
 
         return Settings
     raise AttributeError(f"module 'gammon.server' has no attribute {name!r}")

@@ -18,17 +18,19 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gammon.server.context import Context
-from gammon.server.settings import Settings
-from gammon.server.staticfiles import static_files
-from gammon.server.user_ws import user_socket
+from gammon.server.infra.metrics import HttpMetrics
+from gammon.server.infra.settings import Settings
 from gammon.server.web import exception_handlers
 from gammon.server.web import routes as http_routes
-from gammon.server.ws import table_socket
+from gammon.server.web.staticfiles import static_files
+from gammon.server.web.user_ws import user_socket
+from gammon.server.web.ws import table_socket
 
 __all__ = ["Context", "create_app"]
 
 HERE: Final = Path(__file__).parent
-#: Largest HTTP request body accepted.
+#: Largest HTTP request body accepted (but ``POST /import``'s: ``--import-limit`` and the
+#: form around the file, :mod:`gammon.server.web.imports`).
 MAX_BODY: Final = 64 * 1024
 
 _SECURITY_HEADERS: Final = {
@@ -86,7 +88,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(_SecurityHeaders)],
+        middleware=[
+            Middleware(HttpMetrics, metrics=ctx.infra.metrics),
+            Middleware(_SecurityHeaders),
+        ],
         exception_handlers=exception_handlers(),
         max_body_size=MAX_BODY,
     )

@@ -84,6 +84,7 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "not_finished": 409,
     "table_finished": 409,
     "seat_taken": 409,
+    "seat_reserved": 409,
     "already_seated": 409,
     "insufficient_balance": 409,
     "seeds_locked": 409,
@@ -104,6 +105,8 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "busy": 409,
     "not_analysed": 409,
     "chat_closed": 403,
+    "muted": 403,
+    "banned": 403,
     "internal": 500,
 }
 

@@ -15,7 +15,7 @@ from typing import Final
 import uvicorn
 
 from gammon.server.app import create_app
-from gammon.server.settings import Settings
+from gammon.server.infra.settings import Settings
 
 __all__ = [
     "GC_FULL_EVERY",

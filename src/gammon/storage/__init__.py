@@ -5,9 +5,16 @@ every table (``entries``) is the source of truth: a table's state is rebuilt by
 replaying it.  Imported match files are kept in ``imports``
 (:mod:`gammon.storage.imports`), finished analyses in ``analyses``
 (:mod:`gammon.storage.analyses`), decisions rolled out in ``rollouts``
-(:mod:`gammon.storage.rollouts`).  Needs the ``server`` extra (and ``postgres`` for PostgreSQL).
+(:mod:`gammon.storage.rollouts`), both keyed JSON documents
+(:mod:`gammon.storage.documents`).  Needs the ``server`` extra (and ``postgres`` for
+PostgreSQL).
 """
 
+from gammon.storage import (
+    inbox,  # noqa: F401  (registers the inbox table)
+    moderation_models,  # noqa: F401  (registers the tables)
+    puzzle_models,  # noqa: F401  (registers the training's tables)
+)
 from gammon.storage.analyses import Analyses
 from gammon.storage.challenges import ChallengeRow, ChallengeStore
 from gammon.storage.db import Database, normalize_url

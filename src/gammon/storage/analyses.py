@@ -25,28 +25,24 @@ True
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, and_, delete, func, insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine
 
+from gammon.storage.documents import SubjectDocuments
 from gammon.storage.models import Analysis
 
 __all__ = ["Analyses"]
 
 
-class Analyses:
-    """The queries of the ``analyses`` table (``Store.analyses``)."""
+class Analyses(SubjectDocuments):
+    """The queries of the ``analyses`` table (``Store.analyses``): documents keyed by
+    subject and level, with their schema version."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+        super().__init__(engine, Analysis, Analysis.level)
 
     def get(self, subject: str, level: str, schema: int) -> str | None:
         """The stored analysis (JSON text) of ``subject`` at ``level`` in ``schema``, if any."""
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                select(Analysis.data, Analysis.schema).where(
-                    and_(Analysis.subject == subject, Analysis.level == level)
-                )
-            ).first()
+        found = self.find(subject, level, "schema")
         if found is None or found.schema != schema:
             return None
         return str(found.data)
@@ -57,27 +53,4 @@ class Analyses:
         Two servers storing the same analysis at once both succeed: the one whose insert
         comes second finds the other's row and leaves it (the same analysis).
         """
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    delete(Analysis).where(
-                        and_(Analysis.subject == subject, Analysis.level == level)
-                    )
-                )
-                conn.execute(
-                    insert(Analysis).values(
-                        subject=subject, level=level, schema=schema, data=data, created_at=now
-                    )
-                )
-        except IntegrityError:
-            pass  # stored meanwhile by another server
-
-    def delete(self, subject: str) -> int:
-        """Forget every analysis of ``subject`` (an imported match deleted); how many."""
-        with self.engine.begin() as conn:
-            return int(conn.execute(delete(Analysis).where(Analysis.subject == subject)).rowcount)
-
-    def count(self) -> int:
-        """How many analyses are kept."""
-        with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(Analysis)).scalar_one())
+        self.store(subject, level, data, now, schema=schema)

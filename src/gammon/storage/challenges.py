@@ -1,13 +1,22 @@
 """Queries of challenges and of the players' challenge settings.
 
 Answering a challenge is a conditional update (``WHERE status = 'pending'``), so of
-two answers racing (two tabs, two processes) exactly one wins.
+two answers racing (two tabs, two processes) exactly one wins.  Accepting one
+(:meth:`ChallengeStore.accept`) is one transaction: the answer, the new table with both
+players seated, and both players' escrow; if either balance falls short, nothing of it
+is written and the challenge stays pending.  Making one (:meth:`ChallengeStore.create`)
+counts the pending challenges of both players in the transaction that inserts it, so
+no burst of requests, in one process or several, gets past the caps.
 
 >>> from gammon.storage import Database, Store
 >>> db = Database("sqlite://"); db.migrate(); store = Store(db); challenges = ChallengeStore(db)
 >>> ann = store.create_user("ann", "x", guest=False, balance=0, now=1)
 >>> bob = store.create_user("bob", "x", guest=False, balance=0, now=1)
 >>> challenges.create("c1", ann.id, bob.id, '{"match_length": 3}', 0, now=5)
+>>> challenges.create("c2", ann.id, bob.id, '{"match_length": 3}', 0, now=5, max_from=1)
+Traceback (most recent call last):
+...
+gammon.storage.challenges.ChallengeCapError: too many of your challenges wait for an answer
 >>> [c.from_name for c in challenges.incoming(bob.id)]
 ['ann']
 >>> challenges.answer("c1", "declined", None, now=6), challenges.answer("c1", "accepted", "t", 7)
@@ -26,11 +35,37 @@ from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
+from gammon.errors import GammonError
 from gammon.storage.contest_models import Challenge, ChallengeSetting
 from gammon.storage.db import Database
-from gammon.storage.models import User
+from gammon.storage.models import Entry, Table, User
+from gammon.storage.store import TableUpdate, _settle
 
-__all__ = ["ChallengeRow", "ChallengeStore"]
+__all__ = ["ChallengeCapError", "ChallengeRow", "ChallengeStore", "NewTable"]
+
+#: Pending challenges one player may have made, and may be waiting to answer.
+MAX_FROM = 10
+MAX_TO = 20
+
+
+class ChallengeCapError(GammonError, ValueError):
+    """Too many pending challenges from the challenger, or to the player challenged."""
+
+    code = "rate_limited"
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """The table an accepted challenge makes, as written in the same transaction: its
+    row's values and its first journal entries ``(kind, data, TableUpdate)`` (entry 1 is
+    ``created``; the others seat the players and hold their escrow)."""
+
+    id: str
+    created_by: int
+    options: str
+    seats: str
+    at: int
+    entries: tuple[tuple[str, str, TableUpdate], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +130,32 @@ class ChallengeStore:
         self.engine = db.engine
 
     def create(
-        self, challenge_id: str, from_user: int, to_user: int, options: str, seat: int, now: int
+        self,
+        challenge_id: str,
+        from_user: int,
+        to_user: int,
+        options: str,
+        seat: int,
+        now: int,
+        *,
+        max_from: int = MAX_FROM,
+        max_to: int = MAX_TO,
     ) -> None:
-        """A new pending challenge."""
+        """A new pending challenge, unless the challenger has ``max_from`` pending already
+        or the player challenged waits to answer ``max_to`` (:class:`ChallengeCapError`,
+        nothing written).
+
+        Requests racing (in one process or several) never get past the caps: on
+        PostgreSQL both players' rows are locked first (in id order); on SQLite the
+        insert takes the one write lock before the challenges are counted.
+        """
         with self.engine.begin() as conn:
+            conn.execute(
+                select(User.id)
+                .where(User.id.in_(sorted({from_user, to_user})))
+                .order_by(User.id)
+                .with_for_update()
+            ).all()
             conn.execute(
                 insert(Challenge).values(
                     id=challenge_id,
@@ -112,6 +169,10 @@ class ChallengeStore:
                     answered_at=None,
                 )
             )
+            if _pending_count(conn, Challenge.from_user == from_user) > max_from:
+                raise ChallengeCapError("too many of your challenges wait for an answer")
+            if _pending_count(conn, Challenge.to_user == to_user) > max_to:
+                raise ChallengeCapError("too many challenges wait for this player's answer")
 
     def challenge(self, challenge_id: str) -> ChallengeRow | None:
         """One challenge, or None."""
@@ -140,13 +201,44 @@ class ChallengeStore:
     def pending_from(self, user_id: int) -> int:
         """How many of a player's challenges are still pending."""
         with self.engine.connect() as conn:
-            return int(
-                conn.execute(
-                    select(func.count()).where(
-                        and_(Challenge.status == "pending", Challenge.from_user == user_id)
-                    )
-                ).scalar_one()
+            return _pending_count(conn, Challenge.from_user == user_id)
+
+    def accept(self, challenge_id: str, table: NewTable) -> bool:
+        """Accept a pending challenge and make its table, in one transaction: False (and
+        nothing written) if it was not pending any more; :class:`~gammon.storage.store.
+        InsufficientFundsError` (nothing written, the challenge still pending) if a
+        player's balance not held elsewhere does not cover the table's escrow."""
+        with self.engine.begin() as conn:
+            answered = conn.execute(
+                update(Challenge)
+                .where(and_(Challenge.id == challenge_id, Challenge.status == "pending"))
+                .values(status="accepted", table_id=table.id, answered_at=table.at)
             )
+            if answered.rowcount != 1:
+                return False
+            conn.execute(
+                insert(Table).values(
+                    id=table.id,
+                    created_at=table.at,
+                    created_by=table.created_by,
+                    options=table.options,
+                    private=True,
+                    status="waiting",
+                    version=len(table.entries),
+                    seats=table.seats,
+                    server_seed=None,
+                    finished_at=None,
+                    result=None,
+                )
+            )
+            for seq, (kind, data, change) in enumerate(table.entries, start=1):
+                conn.execute(
+                    insert(Entry).values(
+                        table_id=table.id, seq=seq, kind=kind, data=data, at=table.at
+                    )
+                )
+                _settle(conn, table.id, table.at, change)  # raises: all is rolled back
+            return True
 
     def answer(self, challenge_id: str, status: str, table_id: str | None, now: int) -> bool:
         """Settle a pending challenge (accepted, declined, withdrawn); False if it was not
@@ -182,3 +274,11 @@ class ChallengeStore:
                 conn.execute(insert(ChallengeSetting).values(user_id=user_id, refuse_guests=refuse))
         except IntegrityError:  # made at the same moment: set it again
             self.set_refuse_guests(user_id, refuse)
+
+
+def _pending_count(conn: Any, who: Any) -> int:
+    return int(
+        conn.execute(
+            select(func.count()).where(and_(Challenge.status == "pending", who))
+        ).scalar_one()
+    )

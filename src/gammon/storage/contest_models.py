@@ -1,4 +1,4 @@
-"""The schema of challenges and tournaments (migration ``0004``).
+"""The schema of challenges and tournaments (migrations ``0006``, ``0011``).
 
 Times are integers, milliseconds since the Unix epoch; options are
 ``TableOptions.to_dict()`` as JSON text, as in ``tables.options``.
@@ -6,7 +6,7 @@ Times are integers, milliseconds since the Unix epoch; options are
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from gammon.storage.models import Base
@@ -69,7 +69,7 @@ class Tournament(Base):
         nullable=False,
     )
     created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
-    #: knockout or round_robin.
+    #: knockout, round_robin, swiss or arena (docs/tournaments.md).
     format: Mapped[str] = mapped_column(String(16), nullable=False)
     options: Mapped[str] = mapped_column(Text, nullable=False)
     max_players: Mapped[int] = mapped_column(Integer, nullable=False)
@@ -85,6 +85,12 @@ class Tournament(Base):
     finished_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     #: The winning entrant (``entrants.id``) once finished.
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: A Swiss tournament's number of rounds (None: the other formats).
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: An arena's length in minutes (None: the other formats).
+    duration: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: An arena's deadline, set at the start: no new pairing after it.
+    ends_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
     __table_args__ = (Index("ix_tournaments_status", "status", "created_at"),)
 
@@ -110,10 +116,17 @@ class Entrant(Base):
     registered_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
     #: 1 = the top seed; set at the start.
     seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The rating it was seeded with (a bot's calibrated one); None: none known.
+    rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Its points at the end (Swiss, arena, round robin: wins; knockout: None).
+    points: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Its final place, 1 = the winner (set at the end; the podium is places 1 to 3).
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     __table_args__ = (
         Index("ux_entrants_user", "tournament_id", "user_id", unique=True),
         Index("ix_entrants_user", "user_id"),
+        Index("ix_entrants_place", "user_id", "place"),
     )
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.expression import false as sa_false
 
 __all__ = [
     "Analysis",
@@ -58,6 +59,15 @@ class User(Base):
     #: never more than ``balance``; only ``balance - held`` can be staked elsewhere.
     held: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0, server_default="0")
     created_at: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    #: ``player`` or ``moderator`` (granted with ``gammon admin``).
+    role: Mapped[str] = mapped_column(
+        String(16), nullable=False, default="player", server_default="player"
+    )
+    #: No chat before this time (None: not muted).
+    muted_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: No sign-in or play before this time (None: not banned).
+    banned_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    ban_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (UniqueConstraint("name_key", name="uq_users_name_key"),)
 
@@ -104,6 +114,11 @@ class Table(Base):
     finished_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     #: The ``end`` entry's data, as JSON, once finished.
     result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: A correspondence table in play waiting on a person (docs/notifications.md): when
+    #: its decision times out, and whose it is; None otherwise.  A periodic sweep finds
+    #: the tables due by this index, so that no actor waits for days in memory.
+    wake_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    turn_user: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
 
     __table_args__ = (Index("ix_tables_status_created", "status", "created_at"),)
 
@@ -213,6 +228,13 @@ class Result(Base):
     #: Each seat's error rate (mEMG per decision) once the match has been analysed.
     error0: Mapped[float | None] = mapped_column(Float, nullable=True)
     error1: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Why a result is not rated (None: rated): ``casual``, ``no_winner``, ``not_accounts``,
+    #: ``not_played`` (forfeited before anyone moved) or ``pair_limit`` (docs/ratings.md).
+    unrated: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: Voided by a moderator: its rating changes undone (docs/moderation.md).
+    voided: Mapped[bool] = mapped_column(
+        Boolean, nullable=False, default=False, server_default=sa_false()
+    )
 
     __table_args__ = (UniqueConstraint("table_id", name="uq_results_table"),)
 

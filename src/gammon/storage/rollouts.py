@@ -24,62 +24,27 @@ True
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, and_, delete, func, insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine
 
+from gammon.storage.documents import SubjectDocuments
 from gammon.storage.models import Rollout
 
 __all__ = ["Rollouts"]
 
 
-class Rollouts:
-    """The queries of the ``rollouts`` table (``Store.rollouts``)."""
+class Rollouts(SubjectDocuments):
+    """The queries of the ``rollouts`` table (``Store.rollouts``): documents keyed by
+    subject and decision (:meth:`of_subject` lists a subject's)."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+        super().__init__(engine, Rollout, Rollout.decision)
 
     def get(self, subject: str, decision: str) -> str | None:
         """The stored rollout (JSON text) of ``decision`` of ``subject``, if any."""
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                select(Rollout.data).where(
-                    and_(Rollout.subject == subject, Rollout.decision == decision)
-                )
-            ).scalar_one_or_none()
-        return None if found is None else str(found)
-
-    def of_subject(self, subject: str) -> dict[str, str]:
-        """Every stored rollout of ``subject``: decision → JSON text."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(Rollout.decision, Rollout.data).where(Rollout.subject == subject)
-            ).all()
-        return {str(r.decision): str(r.data) for r in rows}
+        found = self.find(subject, decision)
+        return None if found is None else str(found.data)
 
     def put(self, subject: str, decision: str, data: str, now: int) -> None:
         """Keep a rollout (replacing any stored for the same decision); two servers storing
         the same one at once both succeed (the second leaves the first's row)."""
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    delete(Rollout).where(
-                        and_(Rollout.subject == subject, Rollout.decision == decision)
-                    )
-                )
-                conn.execute(
-                    insert(Rollout).values(
-                        subject=subject, decision=decision, data=data, created_at=now
-                    )
-                )
-        except IntegrityError:
-            pass  # stored meanwhile by another server
-
-    def delete(self, subject: str) -> int:
-        """Forget every rollout of ``subject`` (an imported match deleted); how many."""
-        with self.engine.begin() as conn:
-            return int(conn.execute(delete(Rollout).where(Rollout.subject == subject)).rowcount)
-
-    def count(self) -> int:
-        """How many rollouts are kept."""
-        with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(Rollout)).scalar_one())
+        self.store(subject, decision, data, now)

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from sqlalchemy import and_, insert, select, tuple_, update
+from sqlalchemy import and_, func, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 
@@ -39,6 +39,7 @@ from gammon.storage.models import History, PlayerRecord, Rating, RatingChange, R
 
 __all__ = [
     "MIN_LEADERBOARD_MATCHES",
+    "PAIR_WINDOW_MS",
     "HistoryRow",
     "LeaderRow",
     "MatchResult",
@@ -47,11 +48,15 @@ __all__ = [
     "RatingRow",
     "ResultSeat",
     "Standings",
+    "pair_rated_count",
     "record_result",
 ]
 
 #: A player enters a pool's leaderboard after this many rated matches in it.
 MIN_LEADERBOARD_MATCHES: Final = 3
+
+#: The window of the rated matches two accounts may play against each other (24 hours).
+PAIR_WINDOW_MS: Final = 24 * 3600 * 1000
 
 #: A match as one player sees it.
 Outcome = Literal["win", "loss", "none"]
@@ -77,6 +82,12 @@ class MatchResult:
     score: tuple[int, int]
     rated: bool
     reason: str
+    #: Why it is not rated (None: rated): ``casual``, ``no_winner``, ``not_accounts``,
+    #: ``not_played``; :func:`record_result` may add ``pair_limit``.
+    unrated: str | None = None
+    #: Rated matches the two accounts may have played against each other in the pool in
+    #: the :data:`PAIR_WINDOW_MS` before this one for it to be rated (0: no limit).
+    pair_limit: int = 0
 
     def outcome(self, seat: int) -> Outcome:
         """The result for one seat."""
@@ -174,6 +185,7 @@ def record_result(conn: Any, table_id: str, at: int, result: MatchResult) -> Non
             rated=result.rated,
             ended_at=at,
             reason=result.reason[:16],
+            unrated=None if result.rated else (result.unrated or "casual")[:16],
         )
         .returning(Result.id)
     ).scalar_one()
@@ -196,11 +208,40 @@ def record_result(conn: Any, table_id: str, at: int, result: MatchResult) -> Non
     for row in sorted(rows, key=lambda r: r["user_id"]):
         _count(conn, row["user_id"], **{names[row["outcome"]]: 1})
     if result.rated:
-        _rate(conn, table_id, pool, at, result)
+        _rate(conn, table_id, result_id, pool, at, result)
 
 
-def _rate(conn: Any, table_id: str, pool: str, at: int, result: MatchResult) -> None:
-    """Both players' new ratings (the rows locked in user-id order)."""
+def pair_rated_count(conn: Any, pool: str, a: int, b: int, since: int) -> int:
+    """Rated (not voided) results of accounts ``a`` and ``b`` against each other in
+    ``pool`` that ended at ``since`` or later: ``a``'s match list against ``b``
+    (its index ``(user, opponent, ended at)``), so the count walks only their matches."""
+    return int(
+        conn.execute(
+            select(func.count())
+            .select_from(History)
+            .join(Result, Result.id == History.result_id)
+            .where(
+                and_(
+                    History.user_id == a,
+                    History.opponent_id == b,
+                    History.ended_at >= since,
+                    Result.pool == pool,
+                    Result.rated.is_(True),
+                    Result.voided.is_(False),
+                )
+            )
+        ).scalar_one()
+    )
+
+
+def _rate(
+    conn: Any, table_id: str, result_id: int, pool: str, at: int, result: MatchResult
+) -> None:
+    """Both players' new ratings (the rows locked in user-id order), unless the two
+    accounts already played ``result.pair_limit`` rated matches against each other in
+    the pool in the last 24 hours: then the result is kept unrated (``pair_limit``).
+    The count is read under the lock of both rating rows, so two of the pair's matches
+    settling at once are counted one after the other."""
     winner = result.winner
     ids = [who.user_id for who in result.seats]
     if winner is None or None in ids or result.match_length < 1:
@@ -231,6 +272,16 @@ def _rate(conn: Any, table_id: str, pool: str, at: int, result: MatchResult) -> 
         .order_by(Rating.user_id)
         .with_for_update()
     ).all()
+    if result.pair_limit > 0:
+        a, b = ordered
+        before = pair_rated_count(conn, pool, a, b, at - PAIR_WINDOW_MS)
+        if before - 1 >= result.pair_limit:  # this result's own row is counted
+            conn.execute(
+                update(Result)
+                .where(Result.id == result_id)
+                .values(rated=False, unrated="pair_limit")
+            )
+            return
     now = {row.user_id: RatedPlayer(float(row.rating), int(row.experience)) for row in found}
     win_id, lose_id = ids[winner], ids[1 - winner]
     assert win_id is not None and lose_id is not None
@@ -405,7 +456,8 @@ class Standings:
                 Result.kind1,
                 Result.score0,
                 Result.score1,
-                Result.rated,
+                # a voided result (docs/moderation.md) is shown as not rated
+                and_(Result.rated, Result.voided.is_(False)).label("rated"),
                 Result.reason,
                 Result.error0,
                 Result.error1,
@@ -439,13 +491,18 @@ class Standings:
 
     def rating_series(self, user_id: int, pool: str, limit: int = 200) -> list[tuple[int, float]]:
         """``(time, rating)`` of a player in a pool: where the last ``limit`` rated matches
-        started from, then the rating after each, oldest first."""
+        started from, then the rating after each, oldest first.
+
+        In the order the changes were written (their ids: a player's rating row is locked
+        while its change is inserted), not by their time: that time is taken before the
+        transaction commits, so a match settled later may carry an earlier time, and the
+        graph would then end on a stale rating (issue #33)."""
         with self._conn() as conn:
             rows = list(
                 conn.execute(
                     select(RatingChange.at, RatingChange.rating_before, RatingChange.rating_after)
                     .where(and_(RatingChange.user_id == user_id, RatingChange.pool == pool))
-                    .order_by(RatingChange.at.desc(), RatingChange.id.desc())
+                    .order_by(RatingChange.id.desc())
                     .limit(limit)
                 ).all()
             )
@@ -456,6 +513,25 @@ class Standings:
         return [(int(first.at), float(first.rating_before))] + [
             (int(r.at), float(r.rating_after)) for r in rows
         ]
+
+    def rated_standing(
+        self, user_id: int, opponent_id: int | None, pool: str, since: int
+    ) -> tuple[int, int]:
+        """What a seat at a rated table is checked against (docs/ratings.md, "Who plays
+        rated"): the account's finished matches (any table, any opponent) and its rated
+        matches against ``opponent_id`` in ``pool`` that ended at ``since`` or later."""
+        with self._conn() as conn:
+            row = conn.execute(
+                select(PlayerRecord.wins + PlayerRecord.losses + PlayerRecord.others).where(
+                    PlayerRecord.user_id == user_id
+                )
+            ).scalar()
+            pair = (
+                0
+                if opponent_id is None
+                else pair_rated_count(conn, pool, user_id, opponent_id, since)
+            )
+        return int(row or 0), pair
 
     def leaderboard(
         self, pool: str, *, min_matches: int = MIN_LEADERBOARD_MATCHES, limit: int = 100
@@ -484,7 +560,11 @@ class Standings:
     def result_rated(self, table_id: str) -> bool | None:
         """Whether a table's result was rated (None: no result recorded)."""
         with self._conn() as conn:
-            value = conn.execute(select(Result.rated).where(Result.table_id == table_id)).scalar()
+            value = conn.execute(
+                select(and_(Result.rated, Result.voided.is_(False))).where(
+                    Result.table_id == table_id
+                )
+            ).scalar()
         return None if value is None else bool(value)
 
     def record_error_rates(self, table_id: str, errors: Sequence[float]) -> None:

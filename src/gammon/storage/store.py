@@ -156,6 +156,10 @@ class TableUpdate:
     ledger: tuple[tuple[int, int, str, int | None], ...] = field(default=())
     holds: tuple[tuple[int, int, int | None], ...] = field(default=())
     outcome: MatchResult | None = None
+    #: A correspondence table's deadline and the user whose move it is (0: none; None:
+    #: unchanged): ``tables.wake_at`` and ``tables.turn_user`` (docs/notifications.md).
+    wake_at: int | None = None
+    turn_user: int | None = None
 
 
 def _user(row: Any) -> UserRow:
@@ -438,6 +442,11 @@ class Store:
             value = getattr(change, name)
             if value is not None:
                 params[name] = value
+                columns.append(name)
+        for name in ("wake_at", "turn_user"):
+            value = getattr(change, name)
+            if value is not None:
+                params[name] = value or None  # 0: no longer any
                 columns.append(name)
         statement = _bump_version(tuple(columns))
         try:

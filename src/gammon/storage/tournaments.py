@@ -18,12 +18,15 @@ False
 (True, True)
 >>> [(t.name, t.finished_at) for t in tours.won_by(ann.id)]
 [('Friday', 8)]
+>>> tours.set_places(tid, {a: (1, None), b: (2, None)})
+>>> [(t.tournament.name, t.place) for t in tours.trophies(ann.id)]
+[('Friday', 1)]
 >>> db.close()
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +37,14 @@ from gammon.errors import GammonError
 from gammon.storage.contest_models import Entrant, Pairing, Tournament
 from gammon.storage.db import Database
 
-__all__ = ["EntrantRow", "PairingRow", "RegistrationError", "TournamentRow", "TournamentStore"]
+__all__ = [
+    "EntrantRow",
+    "PairingRow",
+    "RegistrationError",
+    "TournamentRow",
+    "TournamentStore",
+    "Trophy",
+]
 
 #: ``(round, slot, player0, player1, winner, reason)``: a pairing to write (a bye is
 #: written finished: its winner and the reason ``bye``).
@@ -68,6 +78,12 @@ class TournamentRow:
     finished_at: int | None
     winner: int | None
     entrants: int
+    #: A Swiss tournament's rounds; None for the other formats.
+    rounds: int | None = None
+    #: An arena's minutes; None for the other formats.
+    duration: int | None = None
+    #: An arena's deadline once started.
+    ends_at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +96,20 @@ class EntrantRow:
     bot_level: str | None
     registered_at: int
     seed: int | None
+    #: The rating it was seeded with (a bot: its calibrated rating).
+    rating: float | None = None
+    #: Points and place at the end.
+    points: int | None = None
+    place: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trophy:
+    """A place on a finished tournament's podium (for the player's profile)."""
+
+    tournament: TournamentRow
+    place: int
+    points: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +153,9 @@ def _tournament(r: Any) -> TournamentRow:
         r.finished_at,
         r.winner,
         int(r.entrants),
+        r.rounds,
+        r.duration,
+        r.ends_at,
     )
 
 
@@ -142,6 +175,8 @@ class TournamentStore:
         starts_at: int | None,
         grace: int,
         now: int,
+        rounds: int | None = None,
+        duration: int | None = None,
     ) -> int:
         """A new tournament open for registration; its id."""
         with self.engine.begin() as conn:
@@ -159,6 +194,8 @@ class TournamentStore:
                         grace=grace,
                         status="registering",
                         round=0,
+                        rounds=rounds,
+                        duration=duration,
                     )
                     .returning(Tournament.id)
                 ).scalar_one()
@@ -192,12 +229,25 @@ class TournamentStore:
                     Entrant.bot_level,
                     Entrant.registered_at,
                     Entrant.seed,
+                    Entrant.rating,
+                    Entrant.points,
+                    Entrant.place,
                 )
                 .where(Entrant.tournament_id == tournament_id)
                 .order_by(Entrant.registered_at, Entrant.id)
             )
             return [
-                EntrantRow(r.id, r.user_id, r.name, r.bot_level, r.registered_at, r.seed)
+                EntrantRow(
+                    r.id,
+                    r.user_id,
+                    r.name,
+                    r.bot_level,
+                    r.registered_at,
+                    r.seed,
+                    r.rating,
+                    r.points,
+                    r.place,
+                )
                 for r in rows
             ]
 
@@ -257,20 +307,32 @@ class TournamentStore:
             return bool(result.rowcount == 1)
 
     def start(
-        self, tournament_id: int, seeds: dict[int, int], pairings: Sequence[NewPairing], now: int
+        self,
+        tournament_id: int,
+        seeds: dict[int, int],
+        pairings: Sequence[NewPairing],
+        now: int,
+        ratings: Mapping[int, float | None] | None = None,
+        ends_at: int | None = None,
     ) -> bool:
-        """Close registration: the seeds and round 1 (round robin: every round) in one
-        transaction; False if it had started already."""
+        """Close registration: the seeds (and the ratings they came from), an arena's
+        deadline, and round 1 (round robin: every round) in one transaction; False if it
+        had started already (the update is conditional: one process starts it)."""
+        ratings = ratings or {}
         with self.engine.begin() as conn:
             moved = conn.execute(
                 update(Tournament)
                 .where(and_(Tournament.id == tournament_id, Tournament.status == "registering"))
-                .values(status="running", round=1, started_at=now)
+                .values(status="running", round=1, started_at=now, ends_at=ends_at)
             ).rowcount
             if moved != 1:
                 return False
             for entrant, seed in seeds.items():
-                conn.execute(update(Entrant).where(Entrant.id == entrant).values(seed=seed))
+                conn.execute(
+                    update(Entrant)
+                    .where(Entrant.id == entrant)
+                    .values(seed=seed, rating=ratings.get(entrant))
+                )
             _insert_pairings(conn, tournament_id, pairings, now)
             return True
 
@@ -330,10 +392,18 @@ class TournamentStore:
             )
 
     def advance(
-        self, tournament_id: int, rnd: int, pairings: Sequence[NewPairing], now: int
+        self,
+        tournament_id: int,
+        rnd: int,
+        pairings: Sequence[NewPairing],
+        now: int,
+        deadline: int | None = None,
     ) -> bool:
         """Go from round ``rnd`` to the next, writing its pairings (if not yet written);
-        False if another step did it first."""
+        False if another step did it first, or ``now`` is past the ``deadline`` (an
+        arena's end: no pairing is written once it has passed)."""
+        if deadline is not None and now >= deadline:
+            return False
         with self.engine.begin() as conn:
             moved = conn.execute(
                 update(Tournament)
@@ -362,6 +432,36 @@ class TournamentStore:
                 ).rowcount
                 == 1
             )
+
+    def set_places(
+        self, tournament_id: int, places: Mapping[int, tuple[int | None, int | None]]
+    ) -> None:
+        """Record the entrants' final ``(place, points)`` (the same each time it runs)."""
+        with self.engine.begin() as conn:
+            for entrant, (place, points) in places.items():
+                conn.execute(
+                    update(Entrant)
+                    .where(and_(Entrant.id == entrant, Entrant.tournament_id == tournament_id))
+                    .values(place=place, points=points)
+                )
+
+    def trophies(self, user_id: int, limit: int = 50) -> list[Trophy]:
+        """A player's podium places (1 to 3) in finished tournaments, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(*_COLUMNS, Entrant.place.label("place"), Entrant.points.label("points"))
+                .join(Entrant, Entrant.tournament_id == Tournament.id)
+                .where(
+                    and_(
+                        Entrant.user_id == user_id,
+                        Entrant.place.between(1, 3),
+                        Tournament.status == "finished",
+                    )
+                )
+                .order_by(Tournament.finished_at.desc(), Tournament.id.desc())
+                .limit(limit)
+            )
+            return [Trophy(_tournament(r), int(r.place), r.points) for r in rows]
 
     def won_by(self, user_id: int, limit: int = 50) -> list[TournamentRow]:
         """The tournaments a player won, newest first (for the player's profile)."""

@@ -305,6 +305,8 @@ OPTION_SETS = [
     (TableOptions(match_length=3, first_move="alternate"), False),
     (TableOptions(match_length=3, first_move="loser"), False),
     (TableOptions(end_setting="mars"), False),
+    (TableOptions(match_length=3, opening="reroll"), True),  # the tag says it
+    (TableOptions(beaver=True, cube_limit=8, opening="reroll"), True),
 ]
 
 
@@ -533,10 +535,62 @@ def test_first_rolls_that_are_doubles() -> None:
     with pytest.raises(InvalidNotationError, match="starts with 44, a double"):
         mat_to_record(text, options=TableOptions(match_length=5), strict=True)
     opening = " 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 33: 8/5(2) 6/3(2)\n"
+    # game 1 starting with a double: a table whose roll-off winner rolls again (issue #32),
+    # its roll-off (not in the file) won 2-1; every move kept, the game checked
+    for strict in (False, True):
+        record = mat_to_record(opening, strict=strict)
+        assert record.options == TableOptions(match_length=3, opening="reroll")
+        assert record.actions == (
+            Roll(0, Dice(2, 1)),
+            Roll(0, Dice(3, 3)),
+            Play(0, "8/5(2) 6/3(2)"),
+        )
+        (warning,) = import_warnings(record)
+        assert warning.exact and warning.line == 5 and warning.game == 1
+        assert re.match(r"line 5: game 1 starts with 33, a double.*'reroll'", warning.message)
+        assert unchecked_games(record) == frozenset()
+    # a table that plays the roll-off's dice cannot: refused, or warned and left out
+    plain = TableOptions(match_length=3)
     with pytest.raises(InvalidNotationError, match=r"line 5: game 1, move 1 \(A\).*a double"):
-        mat_to_record(opening, strict=True)
-    (warning,) = import_warnings(mat_to_record(opening))
+        mat_to_record(opening, options=plain, strict=True)
+    (warning,) = import_warnings(mat_to_record(opening, options=plain))
     assert re.match(r"line 5: game 1, move 1 \(A\).*a double.*not replayed", warning.message)
+    assert not warning.exact
+
+
+def test_an_opening_reroll_match_round_trips() -> None:
+    """A table whose roll-off winner rolls again (issue #32): the .mat leaves the
+    roll-offs out and says the rule in gammon's ``; [Opening "Reroll"]`` tag, so it reads
+    back with its options, every move and cube action where it was (the starter's double
+    before its first roll too); the roll-offs come back won 2-1 by each game's starter."""
+    s = Script(TableOptions(match_length=5, opening="reroll"), seed=8)
+    s.push(Roll(0, Dice(5, 2)), Roll(0, Dice(4, 4)))
+    s.push(Play(0, "24/20(2) 13/9(2)"))
+    s.turns(3)
+    s.resign(1)
+    s.push(Roll(0, Dice(1, 6)), Double(1), Take(0))  # player 1 starts, and doubles at once
+    s.turns(4)
+    s.resign(2)
+    s.turns(6)
+    record = s.record()
+    text = match_to_mat(record)
+    assert text.startswith('; [Opening "Reroll"]\n')
+    assert (
+        "  1) 44: 24/20 24/20 13/9 13/9" in text
+        and "  1)                                   Doubles => 2" in text
+    )
+    back = assert_round_trip(record)
+    states = replay(back)
+    rolloffs = [
+        a for a, before in zip(back.actions, states, strict=False) if before.game.phase == "opening"
+    ]
+    assert rolloffs == [Roll(0, Dice(2, 1)), Roll(1, Dice(1, 2)), Roll(0, Dice(2, 1))]
+    assert [(o.winner, o.points, o.cube) for o in states[-1].games] == [(1, 1, 1), (0, 4, 2)]
+    assert import_warnings(back) == ()
+    # without the tag, game 1's double says it (an exact warning: the table was inferred)
+    untagged = mat_to_record(text.split("\n", 1)[1])
+    assert untagged.options == record.options and untagged.actions == back.actions
+    assert [w.exact for w in import_warnings(untagged)] == [True]
 
 
 # --------------------------------------------------------------------------- errors

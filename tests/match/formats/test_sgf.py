@@ -176,7 +176,33 @@ OPTIONS = [
     TableOptions(beaver=True, raccoon=True),
     TableOptions(match_length=3, first_move="loser"),
     TableOptions(cube=False),
+    TableOptions(match_length=3, opening="reroll"),  # RU's Reroll says it
 ]
+
+
+def test_a_table_whose_roll_off_winner_rolls_again() -> None:
+    """``opening`` ``reroll`` (issue #32): gammon writes ``Reroll`` in ``RU`` (gnubg
+    ignores it); without it, a first game that starts with a double says it.  Each
+    game's roll-off, not in the file, comes back won 2-1 by its first mover."""
+    starts = [
+        ("(;GM[6]MI[length:3]RU[Crawford];W[44xtxtmimi])", Dice(4, 4)),
+        ("(;GM[6]MI[length:3]RU[Crawford:Reroll];W[31hefe])", Dice(3, 1)),
+    ]
+    for text, first in starts:
+        record = sgf_to_record(text)
+        assert record.options == TableOptions(match_length=3, opening="reroll")
+        assert record.actions[:2] == (Roll(0, Dice(2, 1)), Roll(0, first))
+    with pytest.raises(InvalidNotationError, match="starts with 44, a double"):
+        sgf_to_record(starts[0][0], options=TableOptions(match_length=3))
+    m = Match(TableOptions(match_length=3, opening="reroll"))
+    for action in (Roll(1, Dice(1, 3)), Double(1), Take(0), Roll(1, Dice(2, 2))):
+        m.push(action)  # player 1 wins the roll-off and doubles before rolling
+    m.push(Play(1, "13/11(2) 6/4(2)"))
+    text = match_to_sgf(m.record())
+    assert "RU[Crawford:Reroll]" in text and ";B[double]\n;W[take]\n;B[22" in text
+    back = sgf_to_record(text)
+    assert back.options == m.record().options
+    assert back.actions == (Roll(1, Dice(1, 2)), *m.record().actions[1:])
 
 
 def random_matches() -> st.SearchStrategy[MatchRecord]:

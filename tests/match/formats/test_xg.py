@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from gammon import InvalidNotationError, Position
+from gammon import Dice, InvalidNotationError, Position
 from gammon.match import (
     Double,
+    Drop,
     Match,
     MatchRecord,
     Play,
@@ -24,7 +25,7 @@ from gammon.match import (
     replay,
 )
 from gammon.match.engine import apply
-from gammon.match.formats import mat_to_record
+from gammon.match.formats import import_warnings, mat_to_record
 from gammon.match.formats.xg import (
     RECORD,
     from_frame,
@@ -36,6 +37,7 @@ from gammon.match.formats.xg import (
     xgp_to_gnubg,
 )
 from gammon.notation.matchid import MatchIDRecord
+from gammon.variants import Opening
 from strategies import random_action
 
 xg_compare = pytest.importorskip("bgsage.xg_compare", reason="bgsage is a dev dependency")
@@ -44,10 +46,10 @@ xg_file = pytest.importorskip("bgsage.xg_file", reason="bgsage is a dev dependen
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "mat" / "corpus"
 
 
-def random_record(seed: int, length: int) -> MatchRecord:
+def random_record(seed: int, length: int, opening: Opening | None = None) -> MatchRecord:
     """Random play that stays on the board (no resignations, abandons or timeouts)."""
     rng = random.Random(seed)
-    options = TableOptions(match_length=length, beaver=length == 0)
+    options = TableOptions(match_length=length, beaver=length == 0, opening=opening)
     match = Match(options, players=("Ana", "Bo"))
     while not match.state.over and len(match.state.games) < 3 and len(match.actions) < 3000:
         action = random_action(match.state, rng)
@@ -59,6 +61,7 @@ def random_record(seed: int, length: int) -> MatchRecord:
 
 def records() -> list[tuple[str, MatchRecord]]:
     out = [(f"random-{seed}", random_record(seed, seed % 4 * 2 + (seed % 2))) for seed in range(8)]
+    out += [(f"reroll-{seed}", random_record(seed, seed * 3, "reroll")) for seed in (1, 2)]
     out += [
         (p.name, mat_to_record(p.read_text(encoding="utf-8")))
         for p in sorted(CORPUS.iterdir())
@@ -236,3 +239,31 @@ def test_a_damaged_file_is_refused(mangle: Any, message: str) -> None:
     data = record_to_xg(random_record(1, 3))
     with pytest.raises(InvalidNotationError, match=message):
         xg_to_record(mangle(data))
+
+
+def test_a_table_whose_roll_off_winner_rolls_again_reads_back() -> None:
+    """``opening`` ``reroll`` (issue #32): XG has no such rule, so a first game that
+    starts with a double says it (an exact warning: the table is inferred); each game's
+    roll-off, not in the file, comes back won 2-1 by its first mover, and a double
+    before the starter's first roll stays there."""
+    options = TableOptions(match_length=3, opening="reroll")
+    m = Match(options, players=("Ana", "Bo"))
+    for action in (
+        *(Roll(0, Dice(5, 2)), Roll(0, Dice(4, 4)), Play(0, "24/20(2) 13/9(2)")),
+        *(Roll(1, Dice(3, 1)), Play(1, "24/23 13/10"), Double(0), Drop(1)),
+        *(Roll(1, Dice(2, 6)), Double(1), Take(0), Roll(1, Dice(6, 6))),
+        Play(1, "24/18(2) 13/7(2)"),
+    ):
+        m.push(action)
+    record = m.record()
+    data = record_to_xg(record)
+    rolloffs = {0: Roll(0, Dice(2, 1)), 7: Roll(1, Dice(1, 2))}
+    expected = tuple(rolloffs.get(i, a) for i, a in enumerate(record.actions))
+    back = xg_to_record(data)
+    assert back.options == options and back.actions == expected
+    (warning,) = import_warnings(back)
+    assert warning.exact and warning.game == 1 and "opening 'reroll'" in warning.message
+    told = xg_to_record(data, options=options)
+    assert told.actions == expected and import_warnings(told) == ()
+    with pytest.raises(InvalidNotationError, match="starts with 44, a double"):
+        xg_to_record(data, options=TableOptions(match_length=3), strict=True)

@@ -14,30 +14,31 @@ import math
 from collections.abc import Collection, Sequence
 from typing import Final
 
+from gammon.bots.analysis.assembly import game_analyses, match_analysis, quiet, roll_luck
 from gammon.bots.analysis.judge import Ranked, graph_point, index_of, judge_checker, judge_cube
 from gammon.bots.analysis.model import (
     FILTER_MOVES,
     FILTER_THRESHOLD,
     LUCK_CANDIDATES,
     Decision,
-    GameAnalysis,
     GraphPoint,
     LuckAdjusted,
     MatchAnalysis,
-    PlayerStats,
     Progress,
     RollLuck,
 )
 from gammon.bots.analysis.scorer import EvaluatorScorer, SageScorer, after_probs, moves_of
-from gammon.bots.analysis.walk import Turn, Walk, walk_record
+from gammon.bots.analysis.walk import Turn, Walk, rolls_for, walk_record
 from gammon.bots.bot import LEVELS, Bot, Level
-from gammon.bots.equity import EquityModel, ScoreContext
+from gammon.bots.endgame import bearoff_probabilities, exact_after_moves, exact_decision
+from gammon.bots.equity import CubeDecision, EquityModel, ScoreContext
 from gammon.bots.evaluator import BgsageEvaluator, Evaluator, Probabilities
 from gammon.bots.met import MatchEquityTable
-from gammon.dice import ALL_ROLLS, Dice
+from gammon.dice import Dice
 from gammon.errors import GammonError
 from gammon.match.record import MatchRecord
 from gammon.match.state import MatchState
+from gammon.move import Move
 from gammon.position import Position
 from gammon.variants import VARIANTS
 
@@ -47,8 +48,6 @@ __all__ = ["ANALYSED_VARIANTS", "Analyzer", "NotAnalysableError", "analyse_match
 _CHUNK: Final = 256
 #: Deep evaluations per batch call (a progress step).
 _DEEP_CHUNK: Final = 64
-#: The rolls a game's opening can give (no doubles).
-_OPENING_ROLLS: Final = tuple(r for r in ALL_ROLLS if not r.is_double)
 
 #: The variants an analysis judges: those played on the backgammon board (bgsage's
 #: networks, the match equity table and the Position and XG IDs know no other).
@@ -172,7 +171,7 @@ class Analyzer:
         luck of a roll is its value here minus the weighted mean (doubles count
         once, the others twice).
         """
-        rolls = _OPENING_ROLLS if opening else ALL_ROLLS
+        rolls = rolls_for(opening=opening)
         scored = self._scorer.score([(position, r) for r in rolls])
         return {r: self._best_equity(ctx, p) for r, p in zip(rolls, scored, strict=True)}
 
@@ -194,7 +193,7 @@ class Analyzer:
         """
         if games is None and not can_analyse(record.options.variant):
             raise NotAnalysableError(record.options.variant)
-        report: Progress = progress if progress is not None else _quiet
+        report: Progress = progress if progress is not None else quiet
         walk = walk_record(record)
         if games is not None:
             walk = walk.only(frozenset(games))
@@ -203,15 +202,62 @@ class Analyzer:
         ranked, dance_probs = self._rank(walk, one_ply, report)
         return self._assemble(record, walk, cube_probs, one_ply, ranked, dance_probs)
 
+    def bearoff_ranking(self, moves: list[Move], ctx: ScoreContext) -> Ranked | None:
+        """The plays of a roll valued without the evaluator, or None outside bear-offs.
+
+        In a short bear-off every play is valued exactly
+        (:func:`~gammon.bots.endgame.exact_after_moves`); where the exact walk gives up
+        but the bear-off database has every position after a play, the cube model
+        values the exact race.  ``ctx`` is the mover's.
+        """
+        afters = [m.position_after() for m in moves]
+        everyone = set(range(len(moves)))
+        plies = [self.plies] * len(moves)
+        exact = exact_after_moves(afters, ctx, self.met)
+        if exact is not None:
+            equity, cubeless, theirs = exact
+            return Ranked(
+                moves, [Probabilities(p) for p in theirs], equity, cubeless, plies, everyone
+            )
+        races = [bearoff_probabilities(a) for a in afters]
+        probs = [p for p in races if p is not None]
+        if not moves or len(probs) < len(moves):
+            return None
+        model = self._model(ctx)
+        equity, cubeless = model.after_move(probs), model.after_move_cubeless(probs)
+        return Ranked(moves, probs, equity, cubeless, plies, everyone)
+
+    def cube_decision(
+        self, position: Position, ctx: ScoreContext, probs: Probabilities
+    ) -> CubeDecision:
+        """The cube decision judged in ``position`` (the doubler on roll, ``ctx`` theirs).
+
+        Exact in a short bear-off (:func:`~gammon.bots.endgame.exact_decision`), else the
+        cube model on the exact race where the bear-off database has the position, else
+        on ``probs`` (the analysis level's).
+        """
+        exact = exact_decision(position, ctx, self.met)
+        if exact is not None:
+            return exact
+        race = bearoff_probabilities(position)
+        return self._model(ctx).decision(race if race is not None else probs)
+
     def _cube_pass(self, walk: Walk, report: Progress) -> dict[Position, Probabilities]:
-        """Pre-roll probabilities of every position with a cube decision (analysis level)."""
-        positions = list(dict.fromkeys(c.position for c in walk.cubes))
+        """Pre-roll probabilities of every position with a cube decision (analysis level;
+        the exact race from the bear-off database where it has the position)."""
         out: dict[Position, Probabilities] = {}
+        positions = []
+        for position in dict.fromkeys(c.position for c in walk.cubes):
+            race = bearoff_probabilities(position)
+            if race is None:
+                positions.append(position)
+            else:
+                out[position] = race
         report("cube", 0, len(positions))
         for start in range(0, len(positions), self.chunk):
             chunk = positions[start : start + self.chunk]
             out.update(zip(chunk, self._cube_evaluator.evaluate(chunk), strict=True))
-            report("cube", len(out), len(positions))
+            report("cube", start + len(chunk), len(positions))
         return out
 
     def _move_pass(
@@ -220,7 +266,7 @@ class Analyzer:
         """1-ply probabilities of every move of every roll of every turn (luck, decisions)."""
         jobs: dict[tuple[Position, Dice], None] = {}
         for turn in walk.turns:
-            for roll in _OPENING_ROLLS if turn.opening else ALL_ROLLS:
+            for roll in rolls_for(opening=turn.opening):
                 jobs[turn.position, roll] = None
         for c in walk.checkers:  # a record may lack the Roll (it never does from the engine)
             jobs[c.position, c.dice.normalized()] = None
@@ -251,6 +297,10 @@ class Analyzer:
             dice = c.dice.normalized()
             moves = moves_of(c.position, dice)
             probs = list(one_ply[c.position, dice])
+            bearoff = self.bearoff_ranking(moves, c.ctx)
+            if bearoff is not None:
+                ranked.append(bearoff)
+                continue
             model = self._model(c.ctx)
             equity = model.after_move(probs)
             cubeless = model.after_move_cubeless(probs)
@@ -339,75 +389,29 @@ class Analyzer:
                 decisions[c.game].append(decision)
             graph[c.game].append(point)
         for cube in walk.cubes:
-            decision = judge_cube(
-                cube, cube_probs[cube.position], self._model(cube.ctx), self.plies
-            )
+            probs = cube_probs[cube.position]
+            exact = self.cube_decision(cube.position, cube.ctx, probs)
+            decision = judge_cube(cube, probs, self._model(cube.ctx), self.plies, exact)
             if decision is not None:
                 decisions[cube.game].append(decision)
-        names = record.players
-        games: list[GameAnalysis] = []
-        for info in walk.games:
-            ds = tuple(sorted(decisions[info.number], key=lambda d: (d.action_index, d.kind)))
-            ls = tuple(sorted(luck[info.number], key=lambda r: r.action_index))
-            gs = tuple(sorted(graph[info.number], key=lambda p: p.action_index))
-            stats = (
-                PlayerStats.collect(0, names[0], ds, ls),
-                PlayerStats.collect(1, names[1], ds, ls),
-            )
-            games.append(
-                GameAnalysis(
-                    info.number,
-                    info.score,
-                    info.crawford,
-                    info.winner,
-                    info.points,
-                    ds,
-                    ls,
-                    gs,
-                    stats,
-                    record.options.game_variant(info.number).name,
-                )
-            )
-        all_d = [d for g in games for d in g.decisions]
-        all_l = [r for g in games for r in g.luck]
-        return MatchAnalysis(
-            players=names,
-            match_length=record.options.match_length,
-            variant=record.options.variant,
+        games = game_analyses(walk.games, record.players, decisions, luck, graph, engine="bgsage")
+        return match_analysis(
+            record,
+            games,
             level=self.level,
             plies=self.plies,
-            luck_plies=1,
-            games=tuple(games),
-            totals=(
-                PlayerStats.collect(0, names[0], all_d, all_l),
-                PlayerStats.collect(1, names[1], all_d, all_l),
-            ),
-            luck_adjusted=self._luck_adjusted(walk, all_l),
+            luck_adjusted=self._luck_adjusted(walk, [r for g in games for r in g.luck]),
         )
 
     def _luck(
         self, turn: Turn, one_ply: dict[tuple[Position, Dice], list[Probabilities]]
     ) -> RollLuck:
-        rolls = _OPENING_ROLLS if turn.opening else ALL_ROLLS
+        rolls = rolls_for(opening=turn.opening)
         values = {r: self._best_equity(turn.ctx, one_ply[turn.position, r]) for r in rolls}
-        total_weight = sum(r.weight for r in rolls)
-        average = math.fsum(values[r] * r.weight for r in rolls) / total_weight
-        equity = values[turn.dice]
         model = self._model(turn.ctx)
         cube = turn.ctx.cube_value
         scale = (model.value(cube) - model.value(-cube)) / 2.0  # normalised -> result units
-        return RollLuck(
-            turn.game,
-            turn.action_index,
-            turn.ply,
-            turn.player,
-            str(turn.dice),
-            turn.opening,
-            equity,
-            average,
-            equity - average,
-            (equity - average) * scale,
-        )
+        return roll_luck(turn, values, scale)
 
     def _luck_adjusted(
         self, walk: Walk, luck: Sequence[RollLuck]
@@ -468,10 +472,6 @@ def _plies(evaluator: Evaluator) -> int:
     """The search depth an evaluator reports (its ``plies``), 1 if it does not say."""
     plies = getattr(evaluator, "plies", 1)
     return plies if isinstance(plies, int) else 1
-
-
-def _quiet(stage: str, done: int, total: int) -> None:
-    """A progress callback that reports nothing."""
 
 
 def analyse_match(

@@ -36,7 +36,7 @@ from gammon.bots.evaluator import Probabilities
 from gammon.move import Move
 from gammon.position import Position
 
-__all__ = ["Ranked", "graph_point", "index_of", "judge_checker", "judge_cube"]
+__all__ = ["Ranked", "checker_decision", "graph_point", "index_of", "judge_checker", "judge_cube"]
 
 _EPS: Final = 1e-9
 
@@ -74,38 +74,67 @@ def judge_checker(c: Checker, r: Ranked, model: EquityModel) -> tuple[Decision |
     order = sorted(
         range(len(r.moves)), key=lambda i: (i not in final, -r.equity[i], -r.cubeless[i])
     )
+    texts = [c.text if i == played else str(m) for i, m in enumerate(r.moves)]
+    candidates = [
+        Candidate(texts[i], r.equity[i], r.cubeless[i], 1.0 - r.probs[i].win, r.plies[i])
+        for i in range(len(r.moves))
+    ]
+    return checker_decision(c, c.xgid, str(c.dice), candidates, order, played), point
+
+
+def checker_decision(
+    play: Checker,
+    xgid: str,
+    dice: str,
+    candidates: Sequence[Candidate],
+    order: Sequence[int],
+    played: int,
+) -> Decision:
+    """The decision of a checker play from its ranked moves: ``candidates[i]`` is move
+    ``i`` (the one ``played`` carrying the text as played), ``order`` the moves best
+    first; the best few and the one played are shown, the error is the equity lost.
+
+    Every analyser (gammon's networks in every variant) judges a checker play here.
+    """
     best = order[0]
-    shown = order[:SHOWN]
+    shown = list(order[:SHOWN])
     if played not in shown:
         shown.append(played)
-    candidates = tuple(
-        Candidate(str(r.moves[i]), r.equity[i], r.cubeless[i], 1.0 - r.probs[i].win, r.plies[i])
-        for i in shown
-    )
-    error = max(0.0, r.equity[best] - r.equity[played])
-    decision = Decision(
-        game=c.game,
-        action_index=c.action_index,
-        ply=c.ply,
-        player=c.player,
+    error = max(0.0, candidates[best].equity - candidates[played].equity)
+    if error <= _EPS:
+        error = 0.0
+    return Decision(
+        game=play.game,
+        action_index=play.action_index,
+        ply=play.ply,
+        player=play.player,
         kind="checker",
-        position_id=c.position.position_id(),
-        xgid=c.xgid,
-        dice=str(c.dice),
-        played=c.text,
-        best=str(r.moves[best]) if error > _EPS else c.text,
-        equity_played=r.equity[played],
-        equity_best=max(r.equity[best], r.equity[played]),
+        position_id=play.position.position_id(),
+        xgid=xgid,
+        dice=dice,
+        played=candidates[played].move,
+        best=candidates[played].move if error == 0.0 else candidates[best].move,
+        equity_played=candidates[played].equity,
+        equity_best=max(candidates[best].equity, candidates[played].equity),
         error=error,
         mark=mark_for(error),
-        candidates=candidates,
+        candidates=tuple(candidates[i] for i in shown),
     )
-    return decision, point
 
 
-def judge_cube(cube: Cube, probs: Probabilities, model: EquityModel, plies: int) -> Decision | None:
-    """The decision of a double, a no-double or an answer (None for a clear no-double)."""
-    d: CubeDecision = model.decision(probs)
+def judge_cube(
+    cube: Cube,
+    probs: Probabilities,
+    model: EquityModel,
+    plies: int,
+    exact: CubeDecision | None = None,
+) -> Decision | None:
+    """The decision of a double, a no-double or an answer (None for a clear no-double).
+
+    ``exact``: the decision worked out exactly (a short bear-off), judged instead of
+    ``model``'s on ``probs``.
+    """
+    d: CubeDecision = exact if exact is not None else model.decision(probs)
     double_value = _double_value(d)
     nd = d.no_double
     if cube.kind == "cube":

@@ -34,10 +34,10 @@ __all__ = ["EvaluatorScorer", "SageScorer", "after_probs", "moves_of"]
 
 def _mover_board(after: Position) -> tuple[int, ...]:
     """The board after a move seen from the mover (``after.flipped().board``, cheaper)."""
-    mover, opp = after.opponent, after.player
+    mover, opp, their = after.opponent, after.player, after.variant.point_map
     b = [0] * 26
     for p in range(1, 25):
-        b[p] = mover[p] - opp[25 - p]
+        b[p] = mover[p] - opp[their[p]]
     b[25] = mover[25]
     b[0] = opp[25]
     return tuple(b)

@@ -43,11 +43,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Final
 
 import numpy as np
 
+from gammon.bots.analysis.assembly import game_analyses, match_analysis, quiet, roll_luck
+from gammon.bots.analysis.judge import checker_decision
 from gammon.bots.analysis.model import (
     SHOWN,
     Candidate,
@@ -56,19 +58,16 @@ from gammon.bots.analysis.model import (
     GraphPoint,
     LuckAdjusted,
     MatchAnalysis,
-    PlayerStats,
     Progress,
     RollLuck,
-    mark_for,
 )
-from gammon.bots.analysis.walk import GameInfo
+from gammon.bots.analysis.walk import Checker, Turn, rolls_for, walk_record
 from gammon.bots.nets.bonus import ranked_moves
 from gammon.bots.nets.bot import has_net, load_net, mover_outputs
 from gammon.bots.nets.net import Net, equity
-from gammon.dice import ALL_ROLLS, Dice
+from gammon.dice import Dice
 from gammon.errors import GammonError
-from gammon.match.actions import Play, Roll
-from gammon.match.record import MatchRecord, replay
+from gammon.match.record import MatchRecord
 from gammon.move import Move
 from gammon.position import Position
 from gammon.variants import ROTATIONS, VARIANTS
@@ -86,8 +85,6 @@ __all__ = [
 
 #: The ``level`` an analysis by the nets reports (1-ply, whatever level was asked).
 NET_LEVEL: Final = "net"
-#: The rolls a game's opening can give (no doubles).
-_OPENING_ROLLS: Final = tuple(r for r in ALL_ROLLS if not r.is_double)
 _EPS: Final = 1e-9
 
 
@@ -129,80 +126,6 @@ class NotJudgedError(GammonError):
     """A match none of whose games an engine here can judge."""
 
     code = "not_analysable"
-
-
-# ---------------------------------------------------------------------- the walk
-
-
-@dataclass(slots=True)
-class _Turn:
-    """A roll played (or that could not be played), to value for luck."""
-
-    game: int
-    action_index: int
-    ply: int
-    player: int
-    position: Position
-    dice: Dice
-    opening: bool
-
-
-@dataclass(slots=True)
-class _Played:
-    """A move played."""
-
-    game: int
-    action_index: int
-    ply: int
-    player: int
-    position: Position
-    dice: Dice
-    move: Move
-
-
-@dataclass(slots=True)
-class _Walk:
-    games: list[GameInfo] = field(default_factory=list)
-    variants: dict[int, str] = field(default_factory=dict)
-    turns: list[_Turn] = field(default_factory=list)
-    plays: list[_Played] = field(default_factory=list)
-    finished_points: dict[int, tuple[int, int]] = field(default_factory=dict)
-
-
-def _walk(record: MatchRecord) -> _Walk:
-    """The record replayed: each game's start and result, every roll played, every move."""
-    states = replay(record)
-    walk = _Walk()
-    for index, action in enumerate(record.actions):
-        s, t = states[index], states[index + 1]
-        g = s.game
-        if not walk.games or walk.games[-1].number != g.number:
-            walk.games.append(GameInfo(g.number, s.score, g.crawford))
-            walk.variants[g.number] = g.position.variant.name
-        if len(t.games) > len(s.games):
-            outcome = t.games[-1]
-            walk.games[-1].winner = outcome.winner
-            walk.games[-1].points = outcome.points
-        if g.last_roll:
-            continue
-        if isinstance(action, Roll):
-            if g.phase == "opening":
-                # a tie, or a roll-off whose winner rolls again, is not played
-                if t.game.phase != "moving" or t.game.turn is None:
-                    continue
-                seat, opening = t.game.turn, True
-            elif g.phase == "turn" and g.turn is not None:
-                seat, opening = g.turn, False
-            else:
-                continue
-            dice = action.dice.normalized()
-            walk.turns.append(_Turn(g.number, index, g.plies, seat, g.position, dice, opening))
-        elif isinstance(action, Play) and g.dice is not None and g.turn is not None:
-            move = g.position.parse_move(action.move, g.dice)
-            walk.plays.append(
-                _Played(g.number, index, g.plies, g.turn, g.position, g.dice.normalized(), move)
-            )
-    return walk
 
 
 # ---------------------------------------------------------------------- the analyzer
@@ -290,7 +213,7 @@ class NetAnalyzer:
         >>> len(values), all(-2 <= v <= 2 for v in values.values())
         (15, True)
         """
-        rolls = _OPENING_ROLLS if opening else ALL_ROLLS
+        rolls = rolls_for(opening=opening)
         return {r: k.best for r, k in zip(rolls, self._rank_rolls(position, rolls), strict=True)}
 
     def analyse(
@@ -304,16 +227,17 @@ class NetAnalyzer:
 
         Raises :class:`NotJudgedError` when a game to judge is of a variant without a net.
         """
-        walk = _walk(record)
-        wanted = frozenset(games) if games is not None else frozenset(walk.variants)
-        for number in sorted(wanted & set(walk.variants)):
-            if not self.judges(walk.variants[number]):
+        walk = walk_record(record)
+        variants = {g.number: g.variant for g in walk.games}
+        wanted = frozenset(games) if games is not None else frozenset(variants)
+        walk = walk.only(wanted)
+        for info in walk.games:
+            if not self.judges(info.variant):
                 raise NotJudgedError(
-                    f"{walk.variants[number]} has no trained net: its games cannot be analysed"
+                    f"{info.variant} has no trained net: its games cannot be analysed"
                 )
-        report: Progress = progress if progress is not None else _quiet
-        turns = [t for t in walk.turns if t.game in wanted]
-        plays = [p for p in walk.plays if p.game in wanted]
+        report: Progress = progress if progress is not None else quiet
+        turns, plays = walk.turns, walk.checkers
         total = len(turns) + len(plays)
         report("moves", 0, total)
         luck: dict[int, list[RollLuck]] = {n: [] for n in wanted}
@@ -336,40 +260,12 @@ class NetAnalyzer:
             if done % 16 == 0:
                 report("moves", done, total)
         report("moves", total, total)
-        names = record.players
-        out: list[GameAnalysis] = []
-        for info in walk.games:
-            if info.number not in wanted:
-                continue
-            ds = tuple(sorted(decisions[info.number], key=lambda d: d.action_index))
-            ls = tuple(sorted(luck[info.number], key=lambda r: r.action_index))
-            gs = tuple(sorted(graph[info.number], key=lambda p: p.action_index))
-            out.append(
-                GameAnalysis(
-                    info.number,
-                    info.score,
-                    info.crawford,
-                    info.winner,
-                    info.points,
-                    ds,
-                    ls,
-                    gs,
-                    _stats(names, ds, ls),
-                    walk.variants[info.number],
-                    "net",
-                )
-            )
-        all_d = [d for g in out for d in g.decisions]
-        all_l = [r for g in out for r in g.luck]
-        return MatchAnalysis(
-            players=names,
-            match_length=record.options.match_length,
-            variant=record.options.variant,
+        out = game_analyses(walk.games, record.players, decisions, luck, graph, engine="net")
+        return match_analysis(
+            record,
+            out,
             level=NET_LEVEL,
             plies=1,
-            luck_plies=1,
-            games=tuple(out),
-            totals=_stats(names, all_d, all_l),
             luck_adjusted=_luck_adjusted(out),
             engine="net",
             luck_unit="points",
@@ -377,30 +273,17 @@ class NetAnalyzer:
 
     # ------------------------------------------------------------------ the parts
 
-    def _luck(self, turn: _Turn) -> RollLuck:
+    def _luck(self, turn: Turn) -> RollLuck:
         values = self.roll_equities(turn.position, opening=turn.opening)
-        rolls = _OPENING_ROLLS if turn.opening else ALL_ROLLS
-        average = math.fsum(values[r] * r.weight for r in rolls) / sum(r.weight for r in rolls)
-        value = values[turn.dice]
-        return RollLuck(
-            turn.game,
-            turn.action_index,
-            turn.ply,
-            turn.player,
-            str(turn.dice),
-            turn.opening,
-            value,
-            average,
-            value - average,
-            value - average,  # points: no cube in these variants
-        )
+        return roll_luck(turn, values)  # in points: no cube in these variants
 
-    def _dance_point(self, turn: _Turn) -> GraphPoint:
+    def _dance_point(self, turn: Turn) -> GraphPoint:
         r = self.ranking(turn.position, turn.dice)
         return _point(turn.game, turn.ply + 1, turn.action_index, turn.player, r, 0)
 
-    def _judge(self, play: _Played) -> tuple[Decision | None, GraphPoint]:
-        r = self.ranking(play.position, play.dice)
+    def _judge(self, play: Checker) -> tuple[Decision | None, GraphPoint]:
+        dice = play.dice.normalized()
+        r = self.ranking(play.position, dice)
         after = play.move.position_after()
         index = next((i for i, m in enumerate(r.moves) if m.position_after() == after), -1)
         if index < 0:  # a 1-2 play the staged search did not keep
@@ -410,44 +293,18 @@ class NetAnalyzer:
         if len(r.moves) < 2:
             return None, point
         order = sorted(range(len(r.moves)), key=lambda i: (-r.equities[i], i))
-        best = order[0]
         played_text = str(play.move)
-        shown = order[:SHOWN] + ([index] if index not in order[:SHOWN] else [])
-
-        def text(i: int) -> str:
-            return played_text if i == index else str(r.moves[i])
-
-        candidates = tuple(
+        candidates = [
             Candidate(
-                text(i),
+                played_text if i == index else str(m),
                 float(r.equities[i]),
                 float(r.equities[i]),
                 float(r.outputs[i][0]),
                 1,
             )
-            for i in shown
-        )
-        error = max(0.0, float(r.equities[best] - r.equities[index]))
-        if error < _EPS:
-            error = 0.0
-        decision = Decision(
-            game=play.game,
-            action_index=play.action_index,
-            ply=play.ply,
-            player=play.player,
-            kind="checker",
-            position_id=play.position.position_id(),
-            xgid="",
-            dice=str(play.dice),
-            played=played_text,
-            best=played_text if error == 0.0 else text(best),
-            equity_played=float(r.equities[index]),
-            equity_best=float(r.equities[best]),
-            error=error,
-            mark=mark_for(error),
-            candidates=candidates,
-        )
-        return decision, point
+            for i, m in enumerate(r.moves)
+        ]
+        return checker_decision(play, "", str(dice), candidates, order, index), point
 
 
 def _point(game: int, ply: int, action_index: int, mover: int, r: _Ranking, i: int) -> GraphPoint:
@@ -456,15 +313,6 @@ def _point(game: int, ply: int, action_index: int, mover: int, r: _Ranking, i: i
     if mover == 1:
         win, value = 1.0 - win, -value
     return GraphPoint(game, ply, action_index, mover, win, value)
-
-
-def _stats(
-    names: tuple[str, str], decisions: Sequence[Decision], luck: Sequence[RollLuck]
-) -> tuple[PlayerStats, PlayerStats]:
-    return (
-        PlayerStats.collect(0, names[0], decisions, luck),
-        PlayerStats.collect(1, names[1], decisions, luck),
-    )
 
 
 def _luck_adjusted(games: Sequence[GameAnalysis]) -> tuple[LuckAdjusted, LuckAdjusted]:
@@ -476,10 +324,6 @@ def _luck_adjusted(games: Sequence[GameAnalysis]) -> tuple[LuckAdjusted, LuckAdj
         net = math.fsum(r.points if r.player == p else -r.points for g in finished for r in g.luck)
         out.append(LuckAdjusted(p, len(finished), result, net, result - net))
     return out[0], out[1]
-
-
-def _quiet(stage: str, done: int, total: int) -> None:
-    """A progress callback that reports nothing."""
 
 
 # ---------------------------------------------------------------------- game by game
@@ -501,10 +345,11 @@ def analyse_by_game(
     different units).  ``level`` and ``plies`` are those of the first engine other than
     the nets (bgsage's), else the nets'.
     """
-    report: Progress = progress if progress is not None else _quiet
-    walk = _walk(record)
+    report: Progress = progress if progress is not None else quiet
+    walk = walk_record(record)
+    variants = {g.number: g.variant for g in walk.games}
     chosen: dict[int, str | None] = {}
-    for number, variant in walk.variants.items():
+    for number, variant in variants.items():
         chosen[number] = next((name for name, (takes, _) in judges.items() if takes(variant)), None)
     parts: dict[int, GameAnalysis] = {}
     engines = [name for name in judges if name in chosen.values()]
@@ -514,41 +359,17 @@ def analyse_by_game(
         part = judges[name][1](record, numbers, report)
         levels.append((part.level, part.plies))
         for g in part.games:
-            parts[g.number] = replace(g, variant=walk.variants[g.number], engine=name)
+            parts[g.number] = replace(g, variant=variants[g.number], engine=name)
     names = record.players
     out: list[GameAnalysis] = []
     for info in walk.games:
         found = parts.get(info.number)
-        if found is None:
-            found = GameAnalysis(
-                info.number,
-                info.score,
-                info.crawford,
-                info.winner,
-                info.points,
-                (),
-                (),
-                (),
-                _stats(names, (), ()),
-                walk.variants[info.number],
-                None,
-            )
+        if found is None:  # no engine takes its variant: listed, nothing judged
+            (found,) = game_analyses([info], names, {}, {}, {}, engine=None)
         out.append(found)
-    all_d = [d for g in out for d in g.decisions]
-    all_l = [r for g in out for r in g.luck]
     deep = next((p for p in levels if p[0] != NET_LEVEL), (NET_LEVEL, 1))
-    return MatchAnalysis(
-        players=names,
-        match_length=record.options.match_length,
-        variant=record.options.variant,
-        level=deep[0],
-        plies=deep[1],
-        luck_plies=1,
-        games=tuple(out),
-        totals=_stats(names, all_d, all_l),
-        luck_adjusted=(),
-        engine="mixed",
-        luck_unit="points",
+    return match_analysis(
+        record, out, level=deep[0], plies=deep[1], engine="mixed", luck_unit="points"
     )
 
 

@@ -1,10 +1,13 @@
 """Replaying a match record into what an analysis judges: rolls, checker plays, cube moments.
 
 :func:`walk_record` replays the record once and lists, in order, each game's
-start and result (:class:`GameInfo`), every roll to value for luck
+start, variant and result (:class:`GameInfo`), every roll to value for luck
 (:class:`Turn`), every move played (:class:`Checker`) and every cube decision or
 answer (:class:`Cube`), each with the position and the deciding player's
-:class:`~gammon.bots.equity.ScoreContext`.
+:class:`~gammon.bots.equity.ScoreContext`.  It is the one walk of every analyser:
+bgsage's on the backgammon board (:mod:`~gammon.bots.analysis.analyzer`) and the
+nets' of the other variants (:mod:`~gammon.bots.analysis.variants`), which find no
+cube moment in their cubeless games.
 
 >>> from gammon.dice import Dice
 >>> from gammon.match import Match, Play, Roll, TableOptions
@@ -16,24 +19,45 @@ answer (:class:`Cube`), each with the position and the deciding player's
 [(0, '31', True), (1, '55', False)]
 >>> [(c.player, c.text) for c in w.checkers], [(c.player, c.played) for c in w.cubes]
 ([(0, '8/5 6/5')], [(1, 'no double')])
+>>> len(rolls_for(opening=True)), len(rolls_for(opening=False))
+(15, 21)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from gammon.bots.analysis.model import DecisionKind
 from gammon.bots.equity import ScoreContext
 from gammon.bots.seat import score_context
-from gammon.dice import Dice
+from gammon.dice import ALL_ROLLS, Dice
 from gammon.match.actions import Beaver, Double, Drop, Play, Roll, Take
 from gammon.match.engine import allowed_actions
 from gammon.match.ids import xgid
 from gammon.match.record import MatchRecord, replay
 from gammon.match.state import MatchState
+from gammon.move import Move
 from gammon.position import Position
 
-__all__ = ["Checker", "Cube", "GameInfo", "Turn", "Walk", "walk_record"]
+__all__ = [
+    "OPENING_ROLLS",
+    "Checker",
+    "Cube",
+    "GameInfo",
+    "Turn",
+    "Walk",
+    "rolls_for",
+    "walk_record",
+]
+
+#: The rolls a game's opening can give (no doubles).
+OPENING_ROLLS: Final = tuple(r for r in ALL_ROLLS if not r.is_double)
+
+
+def rolls_for(*, opening: bool) -> tuple[Dice, ...]:
+    """The rolls a turn could have had: the 21, or the 15 non-doubles at a game's opening."""
+    return OPENING_ROLLS if opening else ALL_ROLLS
 
 
 @dataclass(slots=True)
@@ -63,7 +87,8 @@ class Checker:
     dice: Dice
     played: Position  # the position after the move played (opponent on roll)
     text: str
-    xgid: str
+    xgid: str  # "" off the backgammon board
+    move: Move
 
 
 @dataclass(slots=True)
@@ -85,13 +110,15 @@ class Cube:
 
 @dataclass(slots=True)
 class GameInfo:
-    """A game's number, score and Crawford flag at its start, and its result."""
+    """A game's number, score and Crawford flag at its start, its variant (a tavli match
+    changes it from game to game), and its result."""
 
     number: int
     score: tuple[int, int]
     crawford: bool
     winner: int | None = None
     points: int = 0
+    variant: str = "standard"
 
 
 @dataclass(slots=True)
@@ -119,14 +146,16 @@ class Walk:
 
 
 def walk_record(record: MatchRecord) -> Walk:
-    """Replay the record and collect what is to be judged."""
+    """Replay the record and collect what is to be judged (see the module notes)."""
     states = replay(record)
     walk = Walk(first=states[0], settled=states[0])
     for index, action in enumerate(record.actions):
         s, t = states[index], states[index + 1]
         g = s.game
         if not walk.games or walk.games[-1].number != g.number:
-            walk.games.append(GameInfo(g.number, s.score, g.crawford))
+            walk.games.append(
+                GameInfo(g.number, s.score, g.crawford, variant=g.position.variant.name)
+            )
         if len(t.games) > len(s.games):
             outcome = t.games[-1]
             walk.games[-1].winner = outcome.winner
@@ -150,7 +179,8 @@ def walk_record(record: MatchRecord) -> Walk:
                     g.dice,
                     move.position_after(),
                     str(move),
-                    xgid(s),
+                    _xgid(s),
+                    move,
                 )
             )
         elif isinstance(action, Double):
@@ -175,17 +205,22 @@ def _cube(s: MatchState, index: int, player: int, kind: DecisionKind, played: st
         kind,
         played,
         "beaver" in allowed_actions(s).get(player, ()) if kind == "response" else False,
-        xgid(s),
+        _xgid(s),
     )
+
+
+def _xgid(s: MatchState) -> str:
+    """The XGID of the moment; "" off the backgammon board (XG knows no other)."""
+    return xgid(s) if s.game.position.variant.standard_geometry else ""
 
 
 def _walk_roll(walk: Walk, s: MatchState, t: MatchState, index: int, action: Roll) -> None:
     g = s.game
     dice = action.dice
     if g.phase == "opening":
-        if dice.d1 == dice.d2 or t.game.phase != "moving":
+        if dice.d1 == dice.d2 or t.game.phase != "moving" or t.game.turn is None:
             return  # a tie, or a roll-off whose winner rolls again (tavli): not played
-        starter = 0 if dice.d1 > dice.d2 else 1
+        starter = t.game.turn  # the higher die on the backgammon board
         walk.turns.append(
             Turn(
                 g.number,

@@ -67,8 +67,8 @@ _POINTS: Final = 24
 _BASE: Final = 4 * _POINTS + 5
 _EXTRA: Final[dict[Family, int]] = {"pin": _POINTS + 2, "hit": 2, "block": 3}
 #: My point p (index 1..24) as the other side numbers it, per direction.
-_SAME: Final = np.array([0] + [p - 12 if p > 12 else p + 12 for p in range(1, 25)])
-_OPPOSITE: Final = np.array([0] + [25 - p for p in range(1, 25)])
+_SAME: Final = np.array(get_variant("fevga").point_map[:25])
+_OPPOSITE: Final = np.array(get_variant("standard").point_map[:25])
 
 
 def family_of(variant: str) -> Family:

@@ -21,6 +21,8 @@ module                    what it holds
 ``notes``                 :class:`ImportWarning`: what a reader kept as written
 ``xg``                    :func:`xg_to_record`, :func:`record_to_xg`, ``.xgp``
 ``convert``               :func:`convert_file`, :func:`read_match`
+``limits``                what reading a file may cost: inflated bytes, members,
+                          SGF nesting, digits, seconds (:func:`reading`)
 ========================  ==============================================
 
 >>> from gammon.dice import Dice

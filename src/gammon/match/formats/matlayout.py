@@ -20,6 +20,7 @@ from typing import Final
 
 from gammon.dice import Dice
 from gammon.errors import InvalidNotationError
+from gammon.match.formats.limits import ReadLimitError, ReadTimeError, check_time, small_number
 
 __all__ = [
     "CELL",
@@ -38,15 +39,19 @@ RIGHT: Final = 38
 #: Width of a left-hand move cell: ``"%3d) "`` takes 5 characters, the cell the rest.
 CELL: Final = RIGHT - 5
 
-_HEADER: Final = re.compile(r"^\s*(\d+)\s*-?\s*points?\s+match\b", re.IGNORECASE)
+# The patterns never backtrack over a run of spaces twice (possessive ``*+``, ``++``): a
+# long line of a hostile file is read in linear time, not cubic.
+_HEADER: Final = re.compile(r"^\s*+(\d++)\s*+(?:-\s*+)?points?\s++match\b", re.IGNORECASE)
 _MONEY: Final = re.compile(r"^\s*(money|unlimited|cash)\b", re.IGNORECASE)
 _GAME: Final = re.compile(r"^\s*game\s+(\d+)\b", re.IGNORECASE)
-_TAG: Final = re.compile(r'^\s*;\s*\[\s*([^"\]]*?)\s*"(.*)"\s*\]\s*$')
+_TAG: Final = re.compile(r'^\s*+;\s*+\[\s*+([^"\]]*+)"(.*)"\s*+\]\s*+$')
 _ROW: Final = re.compile(r"^\s*(\d+)\)(.*)$")
 _WINS: Final = re.compile(
-    r"^\s*wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?\s*\.?\s*$", re.IGNORECASE
+    r"^\s*+wins\s++(\d++)\s++points?(\s++and\s++the\s++match)?\s*+\.?\s*+$", re.IGNORECASE
 )
-_SCORE: Final = re.compile(r"^\s*(?P<n0>.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s*$")
+#: The end of a score line (``Bob : 2``), and what follows each earlier colon (`` 3   Ann``).
+_SCORE_END: Final = re.compile(r":\s*+(\d++)\s*+$")
+_SCORE_MID: Final = re.compile(r"\s*+(\d++)\s++")
 #: Backgammon Galaxy writes the loser's ``Losses N point(s)`` beside the winner's ``Wins``.
 _LOSSES: Final = re.compile(r"(?<![\w/])losses\s+(\d+)\s+points?\b\.?", re.IGNORECASE)
 _ANCHOR: Final = re.compile(
@@ -55,7 +60,7 @@ _ANCHOR: Final = re.compile(
     r"|(?<![\w/])(?P<wins>wins)\b",
     re.IGNORECASE,
 )
-_CUBE_VALUE: Final = re.compile(r"^(?:=>|=|->|to)?\s*(\d+)?\s*$", re.IGNORECASE)
+_CUBE_VALUE: Final = re.compile(r"^(?:=>|=|->|to)?\s*+(\d++)?\s*+$", re.IGNORECASE)
 _WORDS: Final = {
     "doubles": "double",
     "redoubles": "double",
@@ -67,7 +72,7 @@ _WORDS: Final = {
     "passes": "drop",
     "refuses": "drop",
 }
-_COUNTRY: Final = re.compile(r"^(?P<name>.*?)\s*\((?P<code>[A-Z]{2,3})\)$")
+_COUNTRY: Final = re.compile(r"\((?P<code>[A-Z]{2,3})\)$")
 #: eXtreme Gammon's ``; [Variation "..."]`` tag of each variant a ``.mat`` file can hold ...
 VARIANT_TAGS: Final = {
     "standard": "Backgammon",
@@ -142,14 +147,42 @@ def _bad(line: int, text: str, why: str) -> InvalidNotationError:
 
 
 def _split_name(name: str, seat: int, parsed: MatFile) -> str:
-    match = _COUNTRY.match(name)
-    if match and match["name"]:
+    match = _COUNTRY.search(name)
+    if match and name[: match.start()].rstrip():
         parsed.countries.setdefault(seat, match["code"])
-        return match["name"]
+        return name[: match.start()].rstrip()
     return name
 
 
-_WINS_TAIL: Final = re.compile(r"^(\d+)\s+points?(\s+and\s+the\s+match)?\s*\.?\s*$", re.IGNORECASE)
+def _score(line: str) -> tuple[str, int, str, int, int] | None:
+    """A score line ``Ann : 3   Bob : 2``: each name (which may hold a colon) and score,
+    and the column where the second name starts.
+
+    The second score follows the last colon; the first, the first colon that is followed
+    by digits and a space.  In linear time, however long the line.
+
+    >>> _score(" Ann (FRA) : 3                     Bob: x : 12 ")
+    ('Ann (FRA)', 3, 'Bob: x', 12, 35)
+    >>> _score("Ann : 3") is None
+    True
+    """
+    end = _SCORE_END.search(line)
+    if end is None:
+        return None
+    left = line[: end.start()]
+    colon = left.find(":")
+    while colon >= 0:
+        mid = _SCORE_MID.match(left, colon + 1)
+        if mid is not None:
+            name0, name1 = left[:colon].strip(), left[mid.end() :].strip()
+            return name0, small_number(mid[1]), name1, small_number(end[1]), mid.end()
+        colon = left.find(":", colon + 1)
+    return None
+
+
+_WINS_TAIL: Final = re.compile(
+    r"^(\d++)\s++points?(\s++and\s++the\s++match)?\s*+\.?\s*+$", re.IGNORECASE
+)
 
 
 def _cells(
@@ -169,7 +202,7 @@ def _cells(
                 raise _bad(line, body, "expected 'Wins N point(s)' at the end of the row")
             column = 0 if offset + anchor.start() < split else 1
             raw = body[anchor.start() :].strip()
-            wins = MatWins(line, int(tail[1]), bool(tail[2]), column, raw)
+            wins = MatWins(line, small_number(tail[1]), bool(tail[2]), column, raw)
             anchors = anchors[:i]
             body = body[: anchor.start()]
             break
@@ -189,7 +222,7 @@ def _cells(
             if value is None:
                 raise _bad(line, raw, "unreadable cube action")
             word = _WORDS[anchor["word"].lower()]
-            number = int(value[1]) if value[1] else None
+            number = small_number(value[1]) if value[1] else None
             cells.append(MatCell(line, column, raw, word=word, value=number))
     if len(cells) == 2:
         return (cells[0], cells[1]), wins
@@ -203,60 +236,69 @@ def parse_mat(text: str) -> MatFile:
     parsed = MatFile()
     game: MatGame | None = None
     lines = text.removeprefix("\ufeff").splitlines()
-    for number, raw in enumerate(lines, start=1):
-        line = raw.expandtabs(8).rstrip()
-        if not line.strip():
-            continue
-        if line.lstrip().startswith(";"):
-            tag = _TAG.match(line)
-            if tag:
-                parsed.tags[tag[1]] = tag[2]
-            continue
-        if game is None and not parsed.games:
-            header = _HEADER.match(line)
-            if header and parsed.length is None:
-                parsed.length = int(header[1])
+    number, raw = 0, ""
+    try:
+        for number, raw in enumerate(lines, start=1):
+            check_time()
+            line = raw.expandtabs(8).rstrip()
+            if not line.strip():
                 continue
-            if _MONEY.match(line) and parsed.length is None:
-                parsed.length = 0
+            if line.lstrip().startswith(";"):
+                tag = _TAG.match(line)
+                if tag:
+                    parsed.tags[tag[1].rstrip()] = tag[2]
                 continue
-        start = _GAME.match(line)
-        if start:
-            game = MatGame(number, int(start[1]))
-            parsed.games.append(game)
-            continue
-        if game is None:
-            raise _bad(number, line, "expected the 'N point match' header or 'Game 1'")
-        split = (game.right + 5) // 2
-        for lost in _LOSSES.finditer(line):
-            game.losses = (int(lost[1]), 0 if lost.start() < split else 1)
-        line = _LOSSES.sub(lambda m: " " * len(m[0]), line).rstrip()
-        row = _ROW.match(line)
-        if row and not row[2].strip() and (game.wins is not None or game.losses is not None):
-            continue  # Backgammon Studio's empty row after the result, Galaxy's Losses row
-        if not line.strip():
-            continue
-        if row:
-            if game.wins is not None:
-                raise _bad(number, line, f"a move after the result of game {game.number}")
-            cells, wins_here = _cells(number, row[2], row.start(2), split)
-            game.rows.append(MatRow(number, int(row[1]), cells))
-            game.wins = wins_here
-            continue
-        wins = _WINS.match(line)
-        if wins:
-            if game.wins is not None:
-                raise _bad(number, line, f"a second result for game {game.number}")
-            column = 0 if len(line) - len(line.lstrip()) < split else 1
-            game.wins = MatWins(number, int(wins[1]), bool(wins[2]), column, line.strip())
-            continue
-        score = _SCORE.match(line)
-        if score and game.score is None and not game.rows:
-            seat0 = _split_name(score["n0"] or "Player 0", 0, parsed)
-            seat1 = _split_name(score["n1"] or "Player 1", 1, parsed)
-            game.names = (seat0, seat1)
-            game.score = (int(score["s0"]), int(score["s1"]))
-            game.right = score.start("n1")
-            continue
-        raise _bad(number, line, "not a line of a .mat file")
+            if game is None and not parsed.games:
+                header = _HEADER.match(line)
+                if header and parsed.length is None:
+                    parsed.length = small_number(header[1])
+                    continue
+                if _MONEY.match(line) and parsed.length is None:
+                    parsed.length = 0
+                    continue
+            start = _GAME.match(line)
+            if start:
+                game = MatGame(number, small_number(start[1]))
+                parsed.games.append(game)
+                continue
+            if game is None:
+                raise _bad(number, line, "expected the 'N point match' header or 'Game 1'")
+            split = (game.right + 5) // 2
+            for lost in _LOSSES.finditer(line):
+                game.losses = (small_number(lost[1]), 0 if lost.start() < split else 1)
+            line = _LOSSES.sub(lambda m: " " * len(m[0]), line).rstrip()
+            row = _ROW.match(line)
+            if row and not row[2].strip() and (game.wins is not None or game.losses is not None):
+                continue  # Backgammon Studio's empty row after the result, Galaxy's Losses row
+            if not line.strip():
+                continue
+            if row:
+                if game.wins is not None:
+                    raise _bad(number, line, f"a move after the result of game {game.number}")
+                cells, wins_here = _cells(number, row[2], row.start(2), split)
+                game.rows.append(MatRow(number, small_number(row[1]), cells))
+                game.wins = wins_here
+                continue
+            wins = _WINS.match(line)
+            if wins:
+                if game.wins is not None:
+                    raise _bad(number, line, f"a second result for game {game.number}")
+                column = 0 if len(line) - len(line.lstrip()) < split else 1
+                game.wins = MatWins(
+                    number, small_number(wins[1]), bool(wins[2]), column, line.strip()
+                )
+                continue
+            score = _score(line)
+            if score and game.score is None and not game.rows:
+                seat0 = _split_name(score[0] or "Player 0", 0, parsed)
+                seat1 = _split_name(score[2] or "Player 1", 1, parsed)
+                game.names = (seat0, seat1)
+                game.score = (score[1], score[3])
+                game.right = score[4]
+                continue
+            raise _bad(number, line, "not a line of a .mat file")
+    except ReadTimeError:
+        raise
+    except ReadLimitError as exc:  # a number too large
+        raise _bad(number, raw, str(exc)) from None
     return parsed

@@ -29,7 +29,7 @@ from gammon.match.formats.matlayout import (
     parse_mat,
 )
 from gammon.match.formats.notes import ImportWarning, with_warnings
-from gammon.match.formats.replay import Replayer, ReplayError
+from gammon.match.formats.replay import Replayer, ReplayError, reroll_inferred
 from gammon.match.formats.transcript import plural
 from gammon.match.options import CUBE_LIMITS, TableOptions
 from gammon.match.record import MatchRecord
@@ -57,6 +57,9 @@ def _options_from(parsed: MatFile, length: int) -> TableOptions:
             else None
         )
 
+    opening = tags.get("opening", "").lower()
+    if opening in ("play", "reroll"):  # gammon's own tag (matwrite); others ignore it
+        values["opening"] = opening
     if length and on("crawford") is False:
         values["crawford"] = False
     if not length:
@@ -110,6 +113,16 @@ def _first_roll_doubles(parsed: MatFile) -> bool:
     return False
 
 
+def _first_game_double(parsed: MatFile) -> MatCell | None:
+    """The first roll of game 1 when it is a double, which only a table whose roll-off
+    winner rolls again (``opening`` ``reroll``) gives."""
+    for row in parsed.games[0].rows if parsed.games else ():
+        for cell in row.cells:
+            if cell is not None and cell.dice is not None:
+                return cell if cell.dice.is_double else None
+    return None
+
+
 def _candidates(parsed: MatFile, base: TableOptions) -> list[TableOptions]:
     """The options to try, most likely first, when the file does not say."""
     found = [base]
@@ -117,17 +130,23 @@ def _candidates(parsed: MatFile, base: TableOptions) -> list[TableOptions]:
         found.append(replace(base, crawford=False))
     if not base.is_match and base.cube and not base.jacoby:
         found.append(replace(base, jacoby=True))
-    if _first_roll_doubles(parsed):
+    if base.opening != "reroll" and _first_game_double(parsed) is not None:
+        # only a roll-off whose winner rolls again gives game 1 a double; such a table
+        # also starts every later game as written (a double, or a double before rolling)
+        return [replace(o, opening="reroll") for o in found]
+    if base.opening != "reroll" and _first_roll_doubles(parsed):
         found += [
-            replace(o, first_move=rule) for rule in ("loser", "alternate") for o in list(found)
+            replace(o, first_move=rule)
+            for rule in ("loser", "alternate", "winner")
+            for o in list(found)
         ]
     return found
 
 
 def _winner(parsed: MatFile, index: int, replayer: Replayer, wins: MatWins) -> int:
-    """Who won a game that the board did not end: the next game's score, the match, the
-    column of a ``Losses`` line, or the column of the ``Wins`` line."""
-    game = parsed.games[index]
+    """Who won a game that the board did not end: the next game's score, the match, or
+    the column of the ``Wins`` line (as gnubg reads it, even where Backgammon Galaxy
+    writes its ``Losses`` line in the same column)."""
     score = replayer.state.score
     if index + 1 < len(parsed.games):
         following = parsed.games[index + 1].score
@@ -142,8 +161,6 @@ def _winner(parsed: MatFile, index: int, replayer: Replayer, wins: MatWins) -> i
         reach = [p for p in (0, 1) if score[p] + wins.points >= opts.match_length]
         if len(reach) == 1:
             return reach[0]
-    if game.losses is not None:
-        return 1 - game.losses[1]
     return wins.column
 
 
@@ -177,6 +194,8 @@ class _Build:
         except IllegalActionError as exc:
             raise ReplayError(f"line {parsed.games[0].line}: {exc}", 0) from None
         self.warnings: list[ImportWarning] = []
+        #: cube actions written before a game's first roll, held for the doubler's turn
+        self.held: list[tuple[int, MatRow, MatCell, str]] = []
 
     def warn(self, line: int, game: int | None, message: str, *, exact: bool = False) -> None:
         self.warnings.append(ImportWarning(line, game, message, exact))
@@ -221,6 +240,15 @@ class _Build:
                     raise
                 self.warn(row.line, number, f"{exc}; the rest of {label} is not replayed")
                 break
+        if self.held:
+            first = self.held[0]
+            self.warn(
+                first[1].line,
+                number,
+                f"{first[3]}: a cube action before the game's first roll that no turn of "
+                f"player {first[0]} followed; left out",
+            )
+            self.held = []
         wins = game.wins
         if replayer.finished(number):
             outcome = replayer.state.games[-1]
@@ -271,6 +299,8 @@ class _Build:
                 f"line {row.line}: {label}, move {row.number}: {cell.raw!r} comes after the end of the game"
             )
         who = self.players[seat]
+        if self.held:
+            self._release(cell is not None and cell.dice is None)
         if cell is None:
             g = replayer.state.game
             if g.phase == "turn" and g.turn == seat:
@@ -281,6 +311,14 @@ class _Build:
         where = f"line {row.line}: {label}, move {row.number} ({who}): {cell.raw!r}"
         if cell.dice is None:
             assert cell.word is not None
+            if (replayer.state.game.phase == "opening" and not replayer.rerolls()) or self.held:
+                if self.strict:
+                    raise replayer.fail(
+                        f"{where}: a cube action before the game's first roll (our rules "
+                        "allow the first double at the start of a player's turn)"
+                    )
+                self.held.append((seat, row, cell, where))
+                return
             replayer.cube(seat, cell.word, cell.value, where)
             return
         if _UNKNOWN.match(cell.text.strip()):
@@ -295,6 +333,34 @@ class _Build:
             where,
             last=final and game.wins is not None,
             trailing=final and game.wins is None and index + 1 == len(self.parsed.games),
+        )
+
+    def _release(self, cube_next: bool) -> None:
+        """Replay the cube actions held from before the game's first roll, at the start
+        of the doubler's first turn (gnubg keeps them where the file writes them: the
+        cube's value and owner are the same from that turn on)."""
+        replayer = self.replayer
+        g = replayer.state.game
+        doubler = self.held[0][0]
+        if g.phase != "turn" or g.turn != doubler:
+            if cube_next and g.phase == "turn":
+                first = self.held[0]
+                raise replayer.fail(
+                    f"{first[3]}: a cube action before the game's first roll, answered "
+                    f"before player {doubler}'s first turn"
+                )
+            return
+        held, self.held = self.held, []
+        for seat, _, cell, where in held:
+            assert cell.word is not None
+            replayer.cube(seat, cell.word, cell.value, where)
+        first = held[0]
+        self.warn(
+            first[1].line,
+            g.number,
+            f"{first[3]}: a cube action before the game's first roll, which our rules do "
+            f"not allow; recorded at the start of player {doubler}'s first turn",
+            exact=True,
         )
 
 
@@ -322,10 +388,16 @@ def mat_to_record(
 
     The file has no roll-off: the first mover of each game gets a synthesised
     opening ``Roll`` whose two dice are the first roll of the game.  A game whose
-    first roll is a double cannot come from a roll-off; when the options are
-    inferred, the tables whose later games start without a roll-off
-    (``first_move`` ``loser`` or ``alternate``) are tried, and otherwise the file
-    is refused.  A game that ends with ``Wins N points`` where the board shows no
+    first roll is a double cannot come from such a roll-off.  When the options are
+    inferred and game 1 starts with a double, the table is one whose roll-off winner
+    rolls both dice again (``opening`` ``reroll``, which gammon's own
+    ``; [Opening "Reroll"]`` tag also says): each game then gets a roll-off won 2-1
+    by its first mover before the first roll as written (an ``exact`` warning says
+    so when the table was inferred), and a double written before a game's first
+    roll is the roll-off winner's.  When a later game starts with a double, the
+    tables whose later games start without a roll-off (``first_move`` ``loser``,
+    ``alternate`` or ``winner``) are tried; otherwise the file is refused.  A game
+    that ends with ``Wins N points`` where the board shows no
     end becomes a drop of a pending cube, else a resignation of the loser on turn
     (``Resign`` + ``AcceptResign``, level 1-3, whichever scores N), else an abandon
     by the loser, else, when the loser wrote a move just before (gnubg reads a
@@ -341,7 +413,9 @@ def mat_to_record(
     no resignation gives (cut to 3 x the cube, as gnubg counts them), a
     resignation during the winner's turn (the entries after the loser's last
     turn are left out), a money session's score lines that are not its running
-    score.  The warnings are in ``meta["warnings"]`` and the games they leave
+    score, a cube action before a game's first roll (recorded with its answer at the
+    start of the doubler's first turn, every move kept; gnubg keeps it where it is
+    written).  The warnings are in ``meta["warnings"]`` and the games they leave
     unchecked in ``meta["unchecked_games"]``.  With ``strict`` each of these is an
     :class:`InvalidNotationError` naming the line, game, move number and text.
 
@@ -354,12 +428,14 @@ def mat_to_record(
     parsed = parse_mat(text)
     names = parsed.games[0].names if parsed.games and parsed.games[0].names else None
     names = names or ("Player 0", "Player 1")
+    said: TableOptions | None = options
     if options is not None:
         tries = [options]
     else:
         if parsed.length is None:
             raise InvalidNotationError("no ' N point match' header, and no options were given")
-        tries = _candidates(parsed, _options_from(parsed, parsed.length))
+        said = _options_from(parsed, parsed.length)
+        tries = _candidates(parsed, said)
     best: ReplayError | None = None
     found: list[tuple[int, TableOptions, bool | None, _Build]] = []
     for lenient in (False, True) if not strict else (False,):
@@ -381,6 +457,12 @@ def mat_to_record(
         assert best is not None
         raise InvalidNotationError(str(best)) from None
     _, table, crawford, build = min(found, key=lambda item: item[0])
+    first = _first_game_double(parsed)
+    if first and first.dice and said is not None and said.opening != table.opening:
+        # the table is inferred, and the roll-offs' dice are not in the file: say so
+        at = next((i for i, w in enumerate(build.warnings) if w.line > first.line), None)
+        warning = reroll_inferred(first.line, f"line {first.line}", first.dice)
+        build.warnings.insert(len(build.warnings) if at is None else at, warning)
     meta: dict[str, object] = {"source": "mat"}
     if parsed.tags:
         meta["tags"] = dict(parsed.tags)

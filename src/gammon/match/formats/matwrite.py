@@ -67,6 +67,9 @@ def _tags(options: TableOptions) -> list[str]:
         tags.append(("CubeLimit", "1"))
     elif options.cube_limit is not None:
         tags.append(("CubeLimit", str(options.cube_limit)))
+    if options.opening is not None and options.opening != options.game_variant(1).opening:
+        # gammon's own tag: gnubg and XG ignore it (gnubg keeps it as the match comment)
+        tags.append(("Opening", options.opening.capitalize()))
     return [f'; [{key} "{value}"]' for key, value in tags]
 
 
@@ -82,8 +85,10 @@ def match_to_mat(record: MatchRecord) -> str:
     ``Wins`` line.  Options the layout cannot hold but eXtreme Gammon's header
     can (variant, Crawford off, Jacoby, beaver, cube limit) are written as
     ``; [Key "Value"]`` lines above the header, and only when they differ from
-    the defaults.  Roll-off ties, rejected resignations and the roll made just
-    before a resignation are left out.
+    the defaults; so is gammon's own ``; [Opening "Reroll"]`` (a table whose
+    roll-off winner rolls again, which the layout cannot show: its games may start
+    with a double).  Roll-off ties, the roll-offs whose winner rolled again, rejected
+    resignations and the roll made just before a resignation are left out.
     """
     record.options.require_backgammon_geometry(".mat")
     names = (_name(record.players[0], 0), _name(record.players[1], 1))

@@ -33,6 +33,8 @@ from gammon.match.actions import (
     Take,
 )
 from gammon.match.engine import apply, new_match
+from gammon.match.formats.limits import check_time
+from gammon.match.formats.notes import ImportWarning
 from gammon.match.formats.transcript import plural
 from gammon.match.options import TableOptions
 from gammon.match.state import GameOutcome, MatchState, Transition
@@ -40,7 +42,14 @@ from gammon.move import Move
 from gammon.notation.movetext import PASS_WORDS, parse_move_text
 from gammon.position import Position
 
-__all__ = ["ReplayError", "Replayer", "read_move", "unplayable_roll"]
+__all__ = [
+    "ReplayError",
+    "Replayer",
+    "read_move",
+    "reroll_inferred",
+    "rolloff_dice",
+    "unplayable_roll",
+]
 
 
 class ReplayError(InvalidNotationError):
@@ -49,6 +58,25 @@ class ReplayError(InvalidNotationError):
     def __init__(self, message: str, progress: int) -> None:
         super().__init__(message)
         self.progress = progress
+
+
+def reroll_inferred(line: int, where: str, dice: Dice) -> ImportWarning:
+    """The (exact) warning of a reader that read game 1's first roll, a double, as a
+    table whose roll-off winner rolls again (``opening`` ``reroll``)."""
+    return ImportWarning(
+        line,
+        1,
+        f"{where}: game 1 starts with {dice}, a double, which only a table whose roll-off "
+        "winner rolls both dice again gives: read with opening 'reroll'; the roll-offs are "
+        "not in the file (each is recorded as won 2-1 by the game's first mover)",
+        exact=True,
+    )
+
+
+def rolloff_dice(winner: int) -> Dice:
+    """The dice of a roll-off that ``winner`` wins when the file does not say them: 2-1
+    (``Roll.dice.d1`` is player 0's die)."""
+    return Dice(2, 1) if winner == 0 else Dice(1, 2)
 
 
 def unplayable_roll(state: MatchState) -> Dice | None:
@@ -84,7 +112,9 @@ class Replayer:
         return ReplayError(message, len(self.actions))
 
     def push(self, action: Action, where: str) -> Transition:
-        """Apply an action, or raise naming ``where``."""
+        """Apply an action, or raise naming ``where`` (or, past the reading's time bound,
+        :class:`~gammon.match.formats.limits.ReadLimitError`)."""
+        check_time()
         try:
             transition = apply(self.state, action)
         except GammonError as exc:
@@ -99,14 +129,32 @@ class Replayer:
         self.state = self._before.pop()
         return self.actions.pop()
 
-    def roll(self, player: int, dice: Dice, where: str) -> None:
-        """The roll of ``player``; at the start of a game, the roll-off that gives it."""
+    def rerolls(self) -> bool:
+        """Whether the game is at its roll-off and its winner then rolls again (the
+        table's ``opening`` is ``reroll``): the roll-off's dice are then not the first
+        roll, and the text formats do not write them."""
         g = self.state.game
-        if g.phase == "opening":
+        return g.phase == "opening" and self.options.game_opening(g.number) == "reroll"
+
+    def rolloff(self, winner: int, where: str) -> None:
+        """A roll-off that ``winner`` wins with 2-1, for a first roll that does not
+        say its dice (the winner rolls again, or resigns before moving)."""
+        self.push(Roll(winner, rolloff_dice(winner)), where)
+
+    def roll(self, player: int, dice: Dice, where: str) -> None:
+        """The roll of ``player``; at the start of a game, the roll-off that gives it
+        (a roll-off won by ``player`` with 2-1 first, where its winner rolls again)."""
+        g = self.state.game
+        if self.rerolls():
+            self.rolloff(player, where)
+            g = self.state.game
+        elif g.phase == "opening":
             if dice.is_double:
                 raise self.fail(
                     f"{where}: game {g.number} starts with {dice}, a double, which a one-die "
-                    f"roll-off cannot give (the table's first_move rule is {self.options.first_move!r})"
+                    f"roll-off cannot give (the table's opening rule is "
+                    f"{self.options.game_opening(g.number)!r}: the roll-off's winner plays "
+                    f"its two dice; its first_move rule is {self.options.first_move!r})"
                 )
             hi, lo = dice.high, dice.low
             self.push(Roll(player, Dice(hi, lo) if player == 0 else Dice(lo, hi)), where)
@@ -190,6 +238,8 @@ class Replayer:
     def cube(self, player: int, word: str, value: int | None, where: str) -> None:
         """A cube action written as ``double`` (also a beaver or raccoon), ``beaver``,
         ``raccoon``, ``take`` or ``drop``; ``value`` is the cube offered, when written."""
+        if word == "double" and self.rerolls():
+            self.rolloff(player, where)  # the roll-off's winner doubles before rolling
         g = self.state.game
         action: Action
         if word == "double":
@@ -239,8 +289,9 @@ class Replayer:
         game with no entry, a roll-off won by the loser with 2-1 followed by a
         resignation (the exporters leave out a roll that was never played).  Each
         is tried first for exactly ``points``, then (in a match) for ``points``
-        read as the points the winner needed.  Returns a note when a written
-        move was left out.
+        read as the points the winner needed, the resignations after the loser's move
+        then coming before the abandon (gnubg counts the smallest resignation that
+        reaches the match).  Returns a note when a written move was left out.
         """
         for capped in (False, True):
             done, note = self._concede(winner, points, where, capped=capped)
@@ -267,8 +318,11 @@ class Replayer:
             tries.append((Drop(loser),))
         if g.phase in ("turn", "moving") and g.turn == loser and not g.last_roll:
             tries += resigns
-        tries.append((Abandon(loser),))
-        if self._settle(tries, winner, points, where, capped):
+        # for the points the winner needed, a resignation off turn (below) comes before
+        # the abandon, as gnubg counts it: the smallest that takes the winner to the
+        # match (a single at cube 4 for "Wins 3 points and the match", not 12)
+        abandon = (Abandon(loser),)
+        if self._settle([*tries, abandon] if not capped else tries, winner, points, where, capped):
             return True, None
         last = self.actions[-1] if self.actions else None
         if (
@@ -285,10 +339,26 @@ class Replayer:
                     "which our rules do not allow): the move is left out"
                 )
             self.push(played, where)
-        tries = []
+        if (
+            g.phase == "turn"
+            and g.turn == winner
+            and isinstance(last, Roll)
+            and last.player == loser
+            and self._before[-1].game.number == g.number
+            and self._before[-1].game.phase == "turn"
+        ):
+            # the loser danced, then resigned on the winner's turn (as gnubg records it)
+            rolled = self.pop()
+            if self._settle(resigns, winner, points, where, capped):
+                return True, (
+                    f"player {loser} resigned after the roll {last.dice}, which could not be "
+                    "played (not on roll, which our rules do not allow): the roll is left out"
+                )
+            self.push(rolled, where)
+        tries = [abandon] if capped else []
         if g.phase == "opening":
             # nothing was written: the loser won the roll-off (2-1) and resigned before moving
-            roll = Roll(loser, Dice(2, 1) if loser == 0 else Dice(1, 2))
+            roll = Roll(loser, rolloff_dice(loser))
             tries += [(roll, *resign) for resign in resigns]
         return self._settle(tries, winner, points, where, capped), None
 
@@ -297,11 +367,15 @@ class Replayer:
 
         Points above what a resignation gives (3 x the cube) are cut to it, as
         gnubg counts them; then the game's last rolls and moves are taken back
-        until the loser can resign for those points (never its first roll, nor
-        past a cube action).  Returns a note of what was changed or left out;
-        raises :class:`ReplayError` when even that does not record the result.
+        until the loser can resign for those points (never its first roll).  Cube
+        actions are taken back only when that alone does not record the result:
+        gnubg records a resignation by the player not on roll after a redouble
+        (the loser resigns a single game at cube 4 on the winner's turn), which
+        our rules take only on the loser's turn, before the redouble (a gammon at
+        cube 2: the same winner and points).  Returns a note of what was changed
+        or left out; raises :class:`ReplayError` when even that does not record
+        the result.
         """
-        number = self.state.game.number
         cube = self.state.game.cube.value
         counted = min(points, 3 * cube)
         notes = []
@@ -310,11 +384,28 @@ class Replayer:
                 f"counted {counted} {plural(counted)}, the most a resignation gives at cube "
                 f"{cube} (as gnubg counts it)"
             )
+        try:
+            note, left = self._take_back(winner, counted, where, cube_actions=False)
+        except ReplayError:
+            note, left = self._take_back(winner, counted, where, cube_actions=True)
+        if note:
+            notes.append(note)
+        if left:
+            taken = ", ".join(_entry_text(a) for a in reversed(left))
+            notes.append(f"left out so that player {1 - winner} can resign: {taken}")
+        return "; ".join(notes)
+
+    def _take_back(
+        self, winner: int, points: int, where: str, *, cube_actions: bool
+    ) -> tuple[str | None, list[Action]]:
+        """Take back the game's last entries until :meth:`concede` records the result;
+        on failure put them back and raise."""
+        number = self.state.game.number
+        kinds = (Roll, Play, Double, Take, Beaver, Raccoon) if cube_actions else (Roll, Play)
         left: list[Action] = []
         while True:
             try:
-                note = self.concede(winner, counted, where)
-                break
+                return self.concede(winner, points, where), left
             except ReplayError as exc:
                 error = exc
             before = self._before[-1] if self._before else None
@@ -322,18 +413,12 @@ class Replayer:
                 before is None
                 or before.game.number != number
                 or before.game.phase == "opening"
-                or not isinstance(self.actions[-1], Roll | Play)
+                or not isinstance(self.actions[-1], kinds)
             ):
                 for action in reversed(left):
                     self.push(action, where)
                 raise error
             left.append(self.pop())
-        if note:
-            notes.append(note)
-        if left:
-            taken = ", ".join(_entry_text(a) for a in reversed(left))
-            notes.append(f"left out so that player {1 - winner} can resign: {taken}")
-        return "; ".join(notes)
 
     def _settle(
         self,
@@ -372,8 +457,9 @@ class Replayer:
 def _entry_text(action: Action) -> str:
     if isinstance(action, Roll):
         return f"the roll {action.dice} of player {action.player}"
-    assert isinstance(action, Play)
-    return f"player {action.player}'s move {action.move}"
+    if isinstance(action, Play):
+        return f"player {action.player}'s move {action.move}"
+    return f"player {action.player}'s {type(action).__name__.lower()}"
 
 
 def read_move(position: Position, text: str, dice: Dice) -> Move:
@@ -395,8 +481,9 @@ def read_move(position: Position, text: str, dice: Dice) -> Move:
         for start, end in zip(path.points, path.points[1:], strict=False):
             me[start] -= 1
             me[end] += 1
-            if 0 < end < 25 and them[25 - end] == 1:
-                them[25 - end], them[25] = 0, them[25] + 1
+            q = position.variant.point_map[end]  # 0 for off and the bar
+            if q and them[q] == 1:
+                them[q], them[25] = 0, them[25] + 1
     for move in position.legal_moves(dice):
         after = position.apply(move).flipped()
         if after.player == tuple(me) and after.opponent == tuple(them):

@@ -30,6 +30,7 @@ from gammon import __version__
 from gammon.dice import Dice
 from gammon.errors import IllegalActionError, InvalidNotationError, InvalidOptionsError
 from gammon.match.engine import new_match
+from gammon.match.formats.limits import ReadLimitError, small_number
 from gammon.match.formats.replay import Replayer, ReplayError
 from gammon.match.formats.sgftree import SgfGame, sgf_games
 from gammon.match.formats.transcript import Entry, transcripts
@@ -84,8 +85,9 @@ def match_to_sgf(record: MatchRecord) -> str:
     The root node holds ``FF[4]GM[6]CA[UTF-8]AP[gammon:VERSION]``,
     ``MI[length:N][game:i][ws:a][bs:b]`` (``i`` counts from 0, the scores are at
     the start of the game, length 0 is money), ``PW``/``PB``, ``RU`` (``Crawford``
-    and ``CrawfordGame`` in matches, ``Jacoby``, ``NoCube``, and the variant name
-    for a variant other than standard, joined by ``:``) and ``RE`` (``W+2``;
+    and ``CrawfordGame`` in matches, ``Jacoby``, ``NoCube``, the variant name
+    for a variant other than standard, and gammon's own ``Reroll`` for a table whose
+    roll-off winner rolls again, joined by ``:``) and ``RE`` (``W+2``;
     ``B+1R`` when a resignation, an abandon or a timeout ended the game; ``0`` for
     a draw; none while the game goes on).  Then one node per entry: ``W[31hefe]``,
     ``B[66]`` for a dance, ``W[double]`` (also a beaver or raccoon: a double by the
@@ -113,6 +115,8 @@ def match_to_sgf(record: MatchRecord) -> str:
                 rules.append("CrawfordGame")
         if not opts.is_match and opts.jacoby:
             rules.append("Jacoby")
+        if opts.opening is not None and opts.opening != opts.game_variant(1).opening:
+            rules.append(opts.opening.capitalize())  # gammon's own word; gnubg ignores it
         if rules:
             root += f"RU[{':'.join(rules)}]"
         outcome = game.outcome
@@ -139,12 +143,20 @@ _MOVE: Final = re.compile(r"^([1-6])([1-6])((?:[a-z][a-z]){0,4})$")
 _RESULT: Final = re.compile(r"^([WB])\+(\d+)([RT]?)$", re.IGNORECASE)
 
 
+def _number(digits: str, what: str) -> int:
+    """A number of the file (at most :data:`~gammon.match.formats.limits.MAX_DIGITS` digits)."""
+    try:
+        return small_number(digits)
+    except ReadLimitError as exc:
+        raise ReadLimitError(f"{what}: {exc}") from None
+
+
 def _options(games: list[SgfGame]) -> TableOptions:
     root = games[0]
     length_text = _info(root).get("length", "0")
     if not length_text.isdigit():
         raise InvalidNotationError(f"SGF: bad match length {length_text!r} in MI")
-    length = int(length_text)
+    length = _number(length_text, "SGF: the match length in MI")
     rules = {r.strip().lower() for v in root.properties.get("RU", ()) for r in v.split(":")}
     values: dict[str, object] = {"match_length": length}
     for variant, word in _VARIANT_RULES.items():
@@ -152,6 +164,11 @@ def _options(games: list[SgfGame]) -> TableOptions:
             values["variant"] = variant
     if "nocube" in rules:
         values["cube"] = False
+    first = next((value for _, value in root.moves), "")
+    if "reroll" in rules or "play" in rules:
+        values["opening"] = "reroll" if "reroll" in rules else "play"
+    elif _MOVE.match(first.strip().lower()) and first.strip()[0] == first.strip()[1]:
+        values["opening"] = "reroll"  # game 1 starts with a double: no one-die roll-off gives it
     if length:
         values["crawford"] = "crawford" in rules
     else:
@@ -178,7 +195,9 @@ def sgf_to_record(text: str, *, options: TableOptions | None = None) -> MatchRec
     (edited positions) is refused.  As in :func:`gammon.match.formats.matread.mat_to_record`,
     each game's first roll gets a synthesised roll-off, and a result the board does
     not show becomes a drop, a resignation or an abandon.  The options come from
-    the first root's ``MI`` length and ``RU`` unless given.
+    the first root's ``MI`` length and ``RU`` unless given; a first game that starts
+    with a double (or ``RU`` ``Reroll``) is a table whose roll-off winner rolls again
+    (``opening`` ``reroll``), each game's roll-off then won 2-1 by its first mover.
     """
     games = sgf_games(text)
     if not games and options is None:
@@ -219,7 +238,7 @@ def _start(games: list[SgfGame], table: TableOptions) -> tuple[tuple[int, int], 
     ws, bs = info.get("ws", "0"), info.get("bs", "0")
     if not (ws.isdigit() and bs.isdigit()):
         raise InvalidNotationError(f"SGF game 1: bad score ws:{ws!r} bs:{bs!r}")
-    score = (int(ws), int(bs))
+    score = (_number(ws, "SGF: the score ws in MI"), _number(bs, "SGF: the score bs in MI"))
     rules = {
         r.strip().lower() for value in games[0].properties.get("RU", ()) for r in value.split(":")
     }
@@ -266,7 +285,7 @@ def _replay_game(replayer: Replayer, index: int, game: SgfGame) -> None:
         replayer.move(player, Dice(int(move[1]), int(move[2])), text, where, last=last)
     if not result:
         return
-    where = f"{label}: RE[{result}]"
+    where = f"{label}: RE[{result[:40]}]"
     if result in ("0", "Draw", "draw"):
         if not (replayer.finished(number) and replayer.state.games[-1].winner is None):
             raise replayer.fail(f"{where}: the game is not a draw on the board")
@@ -275,7 +294,7 @@ def _replay_game(replayer: Replayer, index: int, game: SgfGame) -> None:
     if parsed is None:
         raise replayer.fail(f"{where}: expected a result like W+2 or B+1R")
     winner = 0 if parsed[1].upper() == "W" else 1
-    points = int(parsed[2])
+    points = _number(parsed[2], f"{where}: the points")
     if replayer.finished(number):
         outcome = replayer.state.games[-1]
         if outcome.winner != winner or not replayer.points_agree(outcome, points, state.score):

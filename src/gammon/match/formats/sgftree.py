@@ -12,10 +12,12 @@ those values their meaning (gnubg's dialect) and replays them.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Final
 
 from gammon.errors import InvalidNotationError
+from gammon.match.formats.limits import ReadLimitError, check_time, current_limits
 
 __all__ = ["SgfGame", "sgf_games"]
 
@@ -31,79 +33,106 @@ class SgfGame:
 
 
 _IDENT: Final = re.compile(r"[A-Za-z]+")
+_SPACE: Final = re.compile(r"\s*+")
+#: A property value: ``[`` up to the first ``]`` not escaped by a backslash (in linear time).
+_VALUE: Final = re.compile(r"\[([^\\\]]*+(?:\\.[^\\\]]*+)*+)\]", re.DOTALL)
+_ESCAPED: Final = re.compile(r"\\(.)", re.DOTALL)
+#: What is read of the nodes after a game's root: its moves, and setup (which is refused).
+_MOVE_PROPERTIES: Final = frozenset({"W", "B", "AE", "AW", "AB"})
 
 
 class _Reader:
+    """Reads SGF text from left to right, without recursion: game trees nested any
+    deeper than the reading's :attr:`~gammon.match.formats.limits.ReadLimits.depth`
+    are refused, and every step is linear in the text."""
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.depth = current_limits().depth
+        self._counted = 0  # the newlines before this position are counted in _lines
+        self._lines = 1
 
     def line(self) -> int:
-        return self.text.count("\n", 0, self.pos) + 1
+        # counted from the last call on: the position only moves forward
+        self._lines += self.text.count("\n", self._counted, self.pos)
+        self._counted = max(self._counted, self.pos)
+        return self._lines
 
     def fail(self, why: str) -> InvalidNotationError:
         near = self.text[self.pos : self.pos + 20]
         return InvalidNotationError(f"SGF line {self.line()}: {why} near {near!r}")
 
     def peek(self) -> str:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
+        self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
         return self.text[self.pos] if self.pos < len(self.text) else ""
 
     def tree(self) -> list[tuple[int, dict[str, tuple[str, ...]]]]:
-        """A game tree's main line: its nodes, each with its line number."""
+        """A game tree's main line: its nodes, each with its line number.
+
+        The main line is the tree's own nodes, then its first variation's main line.
+        One frame per open ``(``: ``[on the main line, a variation was seen]``.
+        """
         if self.peek() != "(":
             raise self.fail("expected '('")
         self.pos += 1
         nodes: list[tuple[int, dict[str, tuple[str, ...]]]] = []
-        varied = False
-        while True:
+        frames = [[True, False]]
+        while frames:
+            frame = frames[-1]
             c = self.peek()
-            if c == ";" and not varied:
+            if c == ";" and not frame[1]:
                 self.pos += 1
                 line = self.line()
-                nodes.append((line, self.node()))
+                if not frame[0]:
+                    self.node(())  # a variation: read, not kept
+                elif not nodes:
+                    nodes.append((line, self.node(None)))  # the root: all of it
+                else:
+                    props = self.node(_MOVE_PROPERTIES)
+                    if props:
+                        nodes.append((line, props))
             elif c == "(":
-                branch = self.tree()
-                if not varied:
-                    nodes += branch
-                    varied = True
+                if len(frames) >= self.depth:
+                    raise ReadLimitError(
+                        f"SGF line {self.line()}: game trees nested more than {self.depth} "
+                        "deep: refused"
+                    )
+                self.pos += 1
+                frames.append([frame[0] and not frame[1], False])
+                frame[1] = True
             elif c == ")":
                 self.pos += 1
-                return nodes
+                frames.pop()
             else:
                 raise self.fail("expected ';', '(' or ')'")
+            check_time()
+        return nodes
 
-    def node(self) -> dict[str, tuple[str, ...]]:
-        props: dict[str, tuple[str, ...]] = {}
+    def node(self, keep: Collection[str] | None) -> dict[str, tuple[str, ...]]:
+        """A node's properties: those in ``keep`` only (all with ``None``)."""
+        props: dict[str, list[str]] = {}
         while True:
             self.peek()
             match = _IDENT.match(self.text, self.pos)
             if match is None:
-                return props
+                return {key: tuple(values) for key, values in props.items()}
             self.pos = match.end()
             values = []
             while self.peek() == "[":
                 values.append(self.value())
             if not values:
                 raise self.fail(f"property {match[0]} has no value")
-            props[match[0]] = props.get(match[0], ()) + tuple(values)
+            if keep is None or match[0] in keep:
+                props.setdefault(match[0], []).extend(values)
 
     def value(self) -> str:
-        self.pos += 1
-        out = []
-        while self.pos < len(self.text):
-            c = self.text[self.pos]
-            if c == "\\" and self.pos + 1 < len(self.text):
-                out.append(self.text[self.pos + 1])
-                self.pos += 2
-                continue
-            if c == "]":
-                self.pos += 1
-                return "".join(out)
-            out.append(c)
-            self.pos += 1
-        raise self.fail("unterminated property value")
+        found = _VALUE.match(self.text, self.pos)
+        if found is None:
+            self.pos = len(self.text)
+            raise self.fail("unterminated property value")
+        self.pos = found.end()
+        return _ESCAPED.sub(r"\1", found[1])
 
 
 def sgf_games(text: str) -> list[SgfGame]:

@@ -1,15 +1,30 @@
 // @ts-check
 // The lobby's lists of open tables and live games, kept up to date: every 5 s (while the tab
 // is visible) the page asks the server for the lists again (GET /lobby/tables, an HTML
-// fragment rendered like the page itself) and swaps them in when they changed.  A
+// fragment rendered like the page itself) and swaps them in when they changed.  The "Your
+// turn" list above them (GET /lobby/turns: the games waiting for the visitor's move, the
+// inbox's list) is kept the same way, shown only while it has a game, and asked for at once
+// when the user socket brings a "your turn" notice (notify.js's `gammon:user` events).  A
 // tournament's page keeps its bracket up to date the same way (GET /tournaments/<id>/live).
 
 const PERIOD_MS = 5000;
 
-function start() {
-  const box = document.getElementById("lobby-lists") || document.getElementById("tournament-live");
-  if (!box || !box.dataset.src) return;
-  const url = new URL(box.dataset.src, location.href);
+/** Show the times a fragment carries (`<time data-ms>`) in the visitor's own clock.
+ * @param {HTMLElement} root */
+function localTimes(root) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("time[data-ms]"))) {
+    const ms = Number(node.dataset.ms);
+    if (ms) node.textContent = new Date(ms).toLocaleString(document.documentElement.lang || undefined);
+  }
+}
+
+/**
+ * Keep `box` up to date from its `data-src` fragment; returns the refresh.
+ * @param {HTMLElement} box
+ * @returns {() => void}
+ */
+function keepFresh(box) {
+  const url = new URL(/** @type {string} */ (box.dataset.src), location.href);
   const lang = new URLSearchParams(location.search).get("lang");
   if (lang) url.searchParams.set("lang", lang);
   let last = "";
@@ -27,6 +42,8 @@ function start() {
         last = html;
         const doc = new DOMParser().parseFromString(`<div>${html}</div>`, "text/html");
         box.replaceChildren(...(doc.body.firstElementChild || doc.body).childNodes);
+        localTimes(box);
+        if (box.id === "your-turn-box") box.hidden = !box.querySelector("li");
         box.dataset.updated = String(Date.now());
       })
       .catch((err) => console.warn("gammon: the lobby could not refresh", err))
@@ -36,7 +53,24 @@ function start() {
   };
   setInterval(refresh, PERIOD_MS);
   document.addEventListener("visibilitychange", refresh);
-  Object.assign(window, { gammonLobbyRefresh: refresh }); // for the browser tests
+  return refresh;
+}
+
+function start() {
+  const box = document.getElementById("lobby-lists") || document.getElementById("tournament-live");
+  if (box && box.dataset.src) {
+    Object.assign(window, { gammonLobbyRefresh: keepFresh(box) }); // for the browser tests
+  }
+  const turns = document.getElementById("your-turn-box");
+  if (turns && turns.dataset.src) {
+    localTimes(turns);
+    const refresh = keepFresh(turns);
+    window.addEventListener("gammon:user", (event) => {
+      const msg = /** @type {CustomEvent} */ (event).detail;
+      if (msg && msg.type === "inbox" && msg.item && msg.item.kind === "your_turn") refresh();
+    });
+    Object.assign(window, { gammonTurnsRefresh: refresh });
+  }
 }
 
 // The create-table form: a variant played without a cube (tavla, the Greek games, long

@@ -47,7 +47,9 @@ function start() {
       const node = /** @type {HTMLElement} */ (first.cloneNode(true));
       node.dataset.challenge = c.id;
       fill(node, "from", c.from);
-      fill(node, "length", String(c.options.match_length));
+      const length = /** @type {HTMLElement | null} */ (node.querySelector('[data-field="length"]'));
+      const n = c.options.match_length;
+      if (length) length.textContent = n === 1 ? length.dataset.one || "1 point" : (length.dataset.many || "%d points").replace("%d", String(n));
       const rated = /** @type {HTMLElement | null} */ (node.querySelector('[data-field="rated"]'));
       if (rated) rated.hidden = !c.options.rated;
       for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (node.querySelectorAll("form[data-answer]"))) {
@@ -59,6 +61,7 @@ function start() {
 
   /** @param {News} msg */
   const handle = (msg) => {
+    window.dispatchEvent(new CustomEvent("gammon:user", { detail: msg })); // inbox.js listens
     if (msg.type !== "challenges" && msg.type !== "challenge") return;
     setBadge(msg.incoming.length);
     showNotices(msg.incoming);

@@ -6,16 +6,22 @@ foreign ``Origin`` is refused as well.
 
 - :mod:`~gammon.server.web.common`: sessions, CSRF, forms, language, rendering;
 - :mod:`~gammon.server.web.pages`: the lobby, accounts and table pages and forms;
+- :mod:`~gammon.server.web.pairing`: play now, the quick-pairing pools;
 - :mod:`~gammon.server.web.rematch`: rematches;
 - :mod:`~gammon.server.web.matches`: a match's record, log and ``.mat``;
 - :mod:`~gammon.server.web.analysis`: the analysis board, the analysis and its progress;
 - :mod:`~gammon.server.web.deep`: the grandmaster analysis and rollouts on demand;
+- :mod:`~gammon.server.web.position`: any position (``/analysis``), its analysis, rollout
+  and picture, and a match's SGF and ``.xg``;
 - :mod:`~gammon.server.web.imports`: a match file uploaded by a player, and its analysis;
 - :mod:`~gammon.server.web.players`: profiles, leaderboards, the account's history;
+- :mod:`~gammon.server.web.training`: puzzles from analysed errors (``/training``);
 - :mod:`~gammon.server.web.rules`: the rules pages;
 - :mod:`~gammon.server.web.api`: the JSON API;
 - :mod:`~gammon.server.web.challenges`: challenges (pages, forms and JSON);
 - :mod:`~gammon.server.web.tournaments`: tournaments (pages, forms and JSON);
+- :mod:`~gammon.server.web.texts`: the browser's texts (``/i18n/<lang>.json``);
+- :mod:`~gammon.server.web.ops`: ``/metrics`` and ``/readyz``, for operators;
 - :mod:`~gammon.server.web.errors`: error responses.
 """
 
@@ -52,12 +58,15 @@ from gammon.server.web.challenges import (
 from gammon.server.web.deep import deep_routes
 from gammon.server.web.errors import exception_handlers
 from gammon.server.web.imports import import_routes
+from gammon.server.web.inbox import inbox_routes
 from gammon.server.web.matches import (
     match_log,
     match_mat,
     match_page,
     match_record,
 )
+from gammon.server.web.moderation import moderation_routes
+from gammon.server.web.ops import ops_routes
 from gammon.server.web.pages import (
     account,
     create_table,
@@ -75,9 +84,12 @@ from gammon.server.web.pages import (
     verify_page,
     watch,
 )
+from gammon.server.web.pairing import pairing_routes
 from gammon.server.web.players import player_routes
-from gammon.server.web.rematch import api_rematch, rematch, rematch_id
+from gammon.server.web.position import position_routes
+from gammon.server.web.rematch import api_decline_rematch, api_rematch, rematch, rematch_id
 from gammon.server.web.rules import rules_page, variant_rules_page
+from gammon.server.web.texts import text_routes
 from gammon.server.web.tournaments import (
     api_tournament,
     create_tournament,
@@ -88,6 +100,7 @@ from gammon.server.web.tournaments import (
     tournament_unregister,
     tournaments_page,
 )
+from gammon.server.web.training import training_routes
 
 __all__ = ["exception_handlers", "match_record", "rematch_id", "routes"]
 
@@ -117,6 +130,8 @@ def routes() -> list[Route]:
         Route("/matches/{table_id}/verify", verify_page, methods=["GET"]),
         Route("/matches/{table_id}/analysis", analysis_page, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
+        *ops_routes(),
+        *text_routes(),
         Route("/api/protocol", api_protocol, methods=["GET"]),
         Route("/api/session", api_session, methods=["GET"]),
         Route("/api/guest", api_guest, methods=["POST"]),
@@ -130,9 +145,15 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}/analysis", api_analysis, methods=["GET"]),
         Route("/api/tables/{table_id}/analysis/progress", api_analysis_progress, methods=["GET"]),
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["GET"]),
+        Route("/api/tables/{table_id}/rematch/decline", api_decline_rematch, methods=["POST"]),
         *import_routes(),
         *deep_routes(),
+        *inbox_routes(),
+        *position_routes(),
+        *pairing_routes(),
         *player_routes(),
+        *training_routes(),
+        *moderation_routes(),
         Route("/challenges", challenges_page, methods=["GET"]),
         Route("/challenges", create_challenge, methods=["POST"]),
         Route("/challenges/{challenge_id}/{what}", challenge_answer, methods=["POST"]),

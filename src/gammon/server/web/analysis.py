@@ -3,36 +3,31 @@
 The page (``/matches/{id}/analysis``) is sent at once, from the table's row alone (no
 replay: a table not in memory takes a few hundred ms to load), with the analysis when it
 is stored already.  The browser then asks for the match replayed step by step
-(``/api/tables/{id}/replay``, :mod:`gammon.server.replay`: moves come from the record, not
+(``/api/tables/{id}/replay``, :mod:`gammon.server.analysis.replay`: moves come from the record, not
 from the analysis) and draws the board; without a stored analysis it asks for it too
 (``/api/tables/{id}/analysis``, computed off the event loop and stored) and polls
 ``/api/tables/{id}/analysis/progress`` for the progress bar.  The analyser is the one
-registered for the match's variant (:mod:`gammon.server.analysers`); a variant with none
+registered for the match's variant (:mod:`gammon.server.analysis.registry`); a variant with none
 gets the replay and a translated "analysis is not available" on the page, and
 ``not_available`` from the API.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections import OrderedDict
-from typing import Any, Final
+from typing import Any
 
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from gammon.server.actor import TableActor
-from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for
-from gammon.server.deep import DEEP_LEVEL
-from gammon.server.exports import log_bytes
-from gammon.server.hub import TABLE_ID
-from gammon.server.i18n import person, translator
-from gammon.server.i18n.board import BOARD_TEXTS
+from gammon.server.analysis.deep import DEEP_LEVEL
+from gammon.server.analysis.exports import log_bytes, replay_bytes
+from gammon.server.analysis.registry import ANALYSIS_LEVELS, analyser_for
+from gammon.server.i18n import browser_keys, person, translator
 from gammon.server.protocol import ServerError
-from gammon.server.replay import replay_steps
-from gammon.server.views import variant_view
+from gammon.server.table.hub import TABLE_ID
+from gammon.server.table.views import variant_view
 from gammon.server.web.common import (
     client_address,
     context_of,
@@ -42,10 +37,9 @@ from gammon.server.web.common import (
     render_page,
     table_listing,
 )
-from gammon.server.web.deep import deep_boot
-from gammon.server.web.matches import match_record
+from gammon.server.web.deep import deep_boot, work_owner
 from gammon.server.web.players import keep_error_rates
-from gammon.variants import ROTATIONS
+from gammon.variants import ROTATIONS, VARIANTS
 
 __all__ = [
     "analysis_page",
@@ -54,10 +48,6 @@ __all__ = [
     "api_replay",
     "script_json",
 ]
-
-#: Finished matches' replays kept in memory (a 7-point match takes ~0.1 s to replay).
-_STEPS_KEPT: Final = 64
-_steps: OrderedDict[str, str] = OrderedDict()
 
 
 def script_json(data: Any) -> Markup:
@@ -81,29 +71,21 @@ def _level(request: Request, deep: bool = True) -> str:
     return level
 
 
-async def _steps_json(actor: TableActor) -> str:
-    """The replay of a finished match as JSON (worked out in a thread, kept in memory)."""
-    assert actor.state is not None
-    key = actor.state.id
-    found = _steps.get(key)
-    if found is None:
-        record = match_record(actor)
-        found = await asyncio.to_thread(
-            lambda: json.dumps(replay_steps(record), separators=(",", ":"))
-        )
-        _steps[key] = found
-        while len(_steps) > _STEPS_KEPT:
-            _steps.popitem(last=False)
-    else:
-        _steps.move_to_end(key)
-    return found
-
-
 async def api_replay(request: Request) -> Response:
-    """A finished match replayed step by step (:func:`gammon.server.replay.replay_steps`)."""
+    """A finished match replayed step by step (:func:`gammon.server.analysis.replay.replay_steps`):
+    rationed per address and for every address together, worked out off the event loop
+    (the downloads' queue) once per table, then kept."""
+    ctx = context_of(request)
+    address = client_address(request)
+    # before anything: a refusal costs next to nothing
+    await ctx.infra.limits.need("replay", None, address)
     actor = await finished_actor(request)
+    assert actor.state is not None
+    data = await ctx.analysis.exports.build(
+        address, "replay", actor.state, actor.records, replay_bytes
+    )
     return Response(
-        await _steps_json(actor),
+        data,
         media_type="application/json",
         # a finished match never changes
         headers={"Cache-Control": "private, max-age=86400"},
@@ -114,7 +96,11 @@ async def analysis_page(request: Request) -> Response:
     level = _level(request)
     ctx = context_of(request)
     table_id = request.path_params["table_id"]
-    row = await ctx.db.run(ctx.store.table, table_id) if TABLE_ID.fullmatch(table_id) else None
+    row = (
+        await ctx.infra.db.run(ctx.infra.store.table, table_id)
+        if TABLE_ID.fullmatch(table_id)
+        else None
+    )
     if row is None:
         raise ServerError("not_found", "no such table")
     if row.status != "finished":
@@ -122,7 +108,7 @@ async def analysis_page(request: Request) -> Response:
     table = table_listing(row)
     variant = table["options"].get("variant", "standard")
     analyser = analyser_for(variant)
-    data = await ctx.analysis.stored(table_id, level) if analyser is not None else None
+    data = await ctx.analysis.runner.stored(table_id, level) if analyser is not None else None
     t = translator(lang_of(request))
     # a rotation (tavli) changes the board's geometry from game to game
     games = ROTATIONS.get(variant, (variant,))
@@ -134,10 +120,15 @@ async def analysis_page(request: Request) -> Response:
         "others": [variant_view(name)["other_point"] for name in games],
         "available": analyser is not None,
         "cube": bool(table["options"].get("cube", True)),
+        # the shown position's IDs (static/position/ids.js): an XGID on one backgammon board
+        "variant": variant,
+        "xgid": len(games) == 1 and variant_view(variant)["mat"],
+        "match_length": int(table["options"].get("match_length", 0) or 0),
+        "jacoby": bool(table["options"].get("jacoby", False)),
         "replay": f"/api/tables/{table_id}/replay",
         "api": f"/api/tables/{table_id}/analysis?level={level}",
         "progress": f"/api/tables/{table_id}/analysis/progress?level={level}",
-        "texts": {key: t(key) for key in BOARD_TEXTS},
+        "texts": {key: t(key) for key in browser_keys("board")},
         "deep": await deep_boot(
             request, table_id, variant, f"/api/tables/{table_id}", f"/matches/{table_id}/analysis"
         ),
@@ -152,6 +143,9 @@ async def analysis_page(request: Request) -> Response:
             "available": analyser is not None,
             "engine": analyser.name if analyser is not None else None,
             "variant": variant,
+            # the downloads: .mat and SGF on one backgammon board, .xg for XG's variations
+            "mat": len(games) == 1 and variant in VARIANTS and VARIANTS[variant].standard_geometry,
+            "xg": variant in ("standard", "nackgammon"),
             "boot": script_json(boot),
             "analysis": script_json(data),
         },
@@ -167,21 +161,23 @@ async def api_analysis(request: Request) -> Response:
     if analyser_for(state.options.variant) is None:
         raise ServerError("not_available", f"analysis is not available for {state.options.variant}")
     ctx = context_of(request)
-    data = await ctx.analysis.stored(state.id, level)
+    data = await ctx.analysis.runner.stored(state.id, level)
     if data is None and level == DEEP_LEVEL:
         raise ServerError(
             "not_analysed",
             f"no {DEEP_LEVEL} analysis yet: POST /api/tables/{state.id}/deep starts one",
         )
     if data is None:
-        if ctx.analysis.progress(state.id, level)["status"] == "none":
-            may_create(request)  # seconds of CPU: rationed like creating a table
-        ctx.exports.admit(client_address(request))
-        log = await ctx.exports.build(
+        if ctx.analysis.runner.progress(state.id, level)["status"] == "none":
+            ctx.analysis.runner.admit(level, *await work_owner(request))  # refused before any work
+            await may_create(request, "analysis")  # seconds of CPU: rationed like creating a table
+        await ctx.analysis.exports.admit(client_address(request))
+        log = await ctx.analysis.exports.build(
             client_address(request), "log", state, actor.records, log_bytes
         )
-        data = await ctx.analysis.analyse(state.id, level, log.decode())
-        await keep_error_rates(ctx, state.id, data)  # for the players' profiles
+        owner, anonymous = await work_owner(request)
+        data = await ctx.analysis.runner.analyse(state.id, level, log.decode(), owner, anonymous)
+        await keep_error_rates(ctx.infra, state.id, data)  # for the players' profiles
     return JSONResponse(data)
 
 
@@ -191,4 +187,4 @@ async def api_analysis_progress(request: Request) -> Response:
     level = _level(request, deep=False)
     actor = await finished_actor(request)
     assert actor.state is not None
-    return JSONResponse(context_of(request).analysis.progress(actor.state.id, level))
+    return JSONResponse(context_of(request).analysis.runner.progress(actor.state.id, level))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from gammon.server.forms import table_request
 from gammon.server.protocol import PROTOCOL_VERSION, SERVER_NAME, ServerError
-from gammon.server.views import table_summary
+from gammon.server.table.forms import table_request
+from gammon.server.table.views import table_summary
 from gammon.server.web.common import (
     actor_of,
     context_of,
@@ -56,9 +56,9 @@ async def api_guest(request: Request) -> Response:
     if session is not None:
         return JSONResponse({"user": user_json(session.user), "csrf": session.csrf})
     ctx = context_of(request)
-    may_create(request)
-    user = await ctx.auth.new_guest()
-    token, csrf = await ctx.auth.open_session(user.id)
+    await may_create(request)
+    user = await ctx.community.auth.new_guest()
+    token, csrf = await ctx.community.auth.open_session(user.id)
     response = JSONResponse({"user": user_json(user), "csrf": csrf})
     set_session_cookie(request, response, token)
     return response
@@ -67,8 +67,8 @@ async def api_guest(request: Request) -> Response:
 async def api_ledger(request: Request) -> Response:
     session = await need_session(request)
     ctx = context_of(request)
-    lines = await ctx.db.run(ctx.store.ledger, session.user.id, 200)
-    user = await ctx.db.run(ctx.store.user, session.user.id)
+    lines = await ctx.infra.db.run(ctx.infra.store.ledger, session.user.id, 200)
+    user = await ctx.infra.db.run(ctx.infra.store.user, session.user.id)
     return JSONResponse(
         {
             "balance": user.balance if user else 0,
@@ -90,7 +90,7 @@ async def api_ledger(request: Request) -> Response:
 
 
 async def api_tables(request: Request) -> Response:
-    may_list(request)
+    await may_list(request)
     return JSONResponse(await lobby_tables(context_of(request), 100))
 
 
@@ -104,8 +104,8 @@ async def api_create_table(request: Request) -> Response:
     data = await json_body(request)
     session = await need_session(request, "POST /api/guest or sign in first")
     req = table_request(data, form=False)
-    may_create(request)
-    state = await context_of(request).hub.create_table(session.user, req)
+    await may_create(request)
+    state = await context_of(request).table.hub.create_table(session.user, req)
     return JSONResponse({"table": table_summary(state)}, status_code=201)
 
 

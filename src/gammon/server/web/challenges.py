@@ -10,17 +10,19 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from gammon import VARIANTS
-from gammon.server.bots import BOT_LEVELS, bots_available
-from gammon.server.challenges import challenge_json
-from gammon.server.forms import table_request
-from gammon.server.hub import TableRequest
+from gammon.server.play.challenges import challenge_json
 from gammon.server.protocol import ServerError, http_status
+from gammon.server.table.bots import BOT_LEVELS, bots_available
+from gammon.server.table.forms import table_request
+from gammon.server.table.hub import TableRequest
 from gammon.server.web.common import (
     checked_form,
+    client_address,
     context_of,
     form_text,
     form_values,
     json_body,
+    may_create,
     need_session,
     redirect_to,
     render_page,
@@ -55,7 +57,7 @@ _OWN = ("opponent", "against", "bot_level", "csrf_token")
 async def _page(
     request: Request, user: UserRow, data: dict[str, str] | None, error: ServerError | None
 ) -> Response:
-    summary = await context_of(request).challenges.summary(user.id)
+    summary = await context_of(request).play.challenges.summary(user.id)
     values = form_values(CHALLENGE_DEFAULTS, data)
     if data is None:  # /challenges?name=ann: the form ready to challenge ann
         values["opponent"] = request.query_params.get("name", "")[:40]
@@ -82,14 +84,17 @@ async def challenges_page(request: Request) -> Response:
 async def _create(user: UserRow, request: Request, data: dict[str, Any], *, form: bool) -> str:
     """Make a challenge (its id), or the table against a bot (``table:<id>``)."""
     ctx = context_of(request)
+    ctx.community.moderation.check_address(client_address(request))  # docs/moderation.md
     options = {k: v for k, v in data.items() if k not in _OWN}
     req = table_request({**options, "private": True}, form=form)
     if data.get("against") == "bot":
         level = str(data.get("bot_level", "intermediate"))
         bot = TableRequest(req.options, req.seat, "bot", level, private=True)
-        state = await ctx.hub.create_table(user, bot)
+        await may_create(request)  # a table: rationed like the lobby's (kind ``create``)
+        state = await ctx.table.hub.create_table(user, bot)
         return f"table:{state.id}"
-    row = await ctx.challenges.create(user, str(data.get("opponent", ""))[:40], req)
+    opponent = str(data.get("opponent", ""))[:40]
+    row = await ctx.play.challenges.create(user, opponent, req, client_address(request))
     return row.id
 
 
@@ -107,7 +112,7 @@ async def create_challenge(request: Request) -> Response:
 
 
 async def _answer(request: Request, user: UserRow, what: str) -> str | None:
-    challenges = context_of(request).challenges
+    challenges = context_of(request).play.challenges
     challenge_id = request.path_params["challenge_id"][:16]
     if what == "accept":
         return await challenges.accept(user, challenge_id)
@@ -132,13 +137,13 @@ async def challenge_settings(request: Request) -> Response:
     session = await need_session(request)
     ctx = context_of(request)
     refuse = form_text(form, "refuse_guests") in ("on", "1", "true")
-    await ctx.db.run(ctx.challenges.store.set_refuse_guests, session.user.id, refuse)
+    await ctx.infra.db.run(ctx.play.challenges.store.set_refuse_guests, session.user.id, refuse)
     return redirect_to("/account")
 
 
 async def api_challenges(request: Request) -> Response:
     session = await need_session(request)
-    summary = await context_of(request).challenges.summary(session.user.id)
+    summary = await context_of(request).play.challenges.summary(session.user.id)
     return JSONResponse(summary, headers={"Cache-Control": "no-store"})
 
 
@@ -149,7 +154,7 @@ async def api_create_challenge(request: Request) -> Response:
     if made.startswith("table:"):
         return JSONResponse({"challenge": None, "table": made[6:]}, status_code=201)
     ctx = context_of(request)
-    row = await ctx.db.run(ctx.challenges.store.challenge, made)
+    row = await ctx.infra.db.run(ctx.play.challenges.store.challenge, made)
     assert row is not None
     return JSONResponse({"challenge": challenge_json(row), "table": None}, status_code=201)
 

@@ -13,12 +13,13 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from gammon.server.actor import TableActor
-from gammon.server.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_equal, origin_allowed
+from gammon.server.community.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_equal, origin_allowed
 from gammon.server.context import CSRF_SLOT, Context
-from gammon.server.hub import TABLE_ID
 from gammon.server.i18n import LANGUAGES, error_text, translator
 from gammon.server.protocol import SERVER_NAME, ServerError, loads_text
+from gammon.server.table.actor import TableActor
+from gammon.server.table.hub import TABLE_ID
+from gammon.server.table.room import TableRoom
 from gammon.storage import SessionInfo, TableRow, UserRow
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "lobby_tables",
     "may_create",
     "may_list",
+    "may_read",
     "need_session",
     "read_form",
     "redirect_signed_in",
@@ -70,20 +72,20 @@ async def session_of(request: Request) -> SessionInfo | None:
     """The visitor's session, if signed in (looked up once per request)."""
     if "gammon_session" not in request.scope:
         token = request.cookies.get(SESSION_COOKIE)
-        request.scope["gammon_session"] = await context_of(request).auth.session(token)
+        request.scope["gammon_session"] = await context_of(request).community.auth.session(token)
     session: SessionInfo | None = request.scope["gammon_session"]
     return session
 
 
 def is_secure(request: Request) -> bool:
     """Whether cookies get ``Secure`` (``--cookie-secure``, or the request came over HTTPS)."""
-    mode = context_of(request).settings.cookie_secure
+    mode = context_of(request).infra.settings.cookie_secure
     return mode == "always" or (mode == "auto" and request.url.scheme == "https")
 
 
 def set_session_cookie(request: Request, response: Response, token: str) -> None:
     """Set the session cookie on a response."""
-    days = context_of(request).settings.session_days
+    days = context_of(request).infra.settings.session_days
     response.set_cookie(
         SESSION_COOKIE,
         token,
@@ -122,7 +124,9 @@ async def check_csrf(request: Request, given: str | None) -> None:
     """Refuse (``csrf``) a state-changing request without the right token or from a foreign origin."""
     ctx = context_of(request)
     if not origin_allowed(
-        request.headers.get("origin"), request.headers.get("host"), ctx.settings.allowed_origins
+        request.headers.get("origin"),
+        request.headers.get("host"),
+        ctx.infra.settings.allowed_origins,
     ):
         raise ServerError("csrf", "requests from another site are refused")
     session = await session_of(request)
@@ -204,21 +208,29 @@ async def json_body(request: Request) -> dict[str, Any]:
     return data
 
 
-def may_create(request: Request) -> None:
-    """Take one of the client address's creations (accounts, guests, tables), or refuse."""
-    if not context_of(request).create_limiter.allow(client_address(request)):
-        raise ServerError(
-            "rate_limited", "too many new accounts, guests or tables from here; wait a minute"
-        )
+async def may_create(request: Request, kind: str = "create") -> None:
+    """Take one of ``kind``'s allowance (:data:`gammon.server.infra.limits.KINDS`: tables,
+    guests, tournaments, challenges, imports, analyses) from the visitor's account (when
+    signed in) and client address, or refuse (``rate_limited``, with ``retry_after``); a
+    banned address is refused (``banned``: docs/moderation.md)."""
+    context_of(request).community.moderation.check_address(client_address(request))
+    session = await session_of(request)
+    user_id = session.user.id if session is not None else None
+    await context_of(request).infra.limits.need(kind, user_id, client_address(request))
 
 
-def may_list(request: Request) -> None:
-    """Take one of the client address's requests for the lists of tables, or refuse."""
-    if not context_of(request).list_limiter.allow(client_address(request)):
-        raise ServerError(
-            "rate_limited",
-            "too many requests for the lists of tables from your address: wait a moment",
-        )
+async def may_list(request: Request) -> None:
+    """Take one of the client address's requests for the lists of tables, and one of the
+    site's (every address together: many cannot do many times more), or refuse
+    (``rate_limited``); shared across processes (``ctx.infra.limits``, kind ``list``)."""
+    await may_read(request, "list")
+
+
+async def may_read(request: Request, kind: str) -> None:
+    """Take one of the client address's and one of the site's costly reads of ``kind``
+    (:data:`gammon.server.infra.limits.RATIONS`: replays, match pages, downloads, the lists),
+    or refuse (``rate_limited``): asked before anything, a refusal costs next to nothing."""
+    await context_of(request).infra.limits.need(kind, None, client_address(request))
 
 
 async def user_or_guest(request: Request) -> tuple[UserRow, str | None]:
@@ -227,9 +239,9 @@ async def user_or_guest(request: Request) -> tuple[UserRow, str | None]:
     if session is not None:
         return session.user, None
     ctx = context_of(request)
-    may_create(request)
-    user = await ctx.auth.new_guest()
-    token, _csrf = await ctx.auth.open_session(user.id)
+    await may_create(request)
+    user = await ctx.community.auth.new_guest()
+    token, _csrf = await ctx.community.auth.open_session(user.id)
     return user, token
 
 
@@ -277,6 +289,10 @@ async def render_page(
         "t": translator(lang),
         "error_text": lambda message: error_text(lang, message),
         "server": SERVER_NAME,
+        # the header's Moderation link, for moderators only (docs/moderation.md)
+        "mod_header": await context_of(request).community.moderation.header(
+            session.user if session is not None else None
+        ),
         **context,
     }
     response = context_of(request).templates.TemplateResponse(
@@ -297,9 +313,11 @@ def redirect_to(url: str) -> RedirectResponse:
 
 async def actor_of(request: Request, table_id: str) -> TableActor:
     """The actor of a table (``not_found`` when there is none)."""
-    actor = await context_of(request).hub.get(table_id) if TABLE_ID.fullmatch(table_id) else None
+    actor = (
+        await context_of(request).table.hub.get(table_id) if TABLE_ID.fullmatch(table_id) else None
+    )
     if actor is not None and actor.stopped:  # evicted just now: load it again
-        actor = await context_of(request).hub.get(table_id)
+        actor = await context_of(request).table.hub.get(table_id)
     if actor is None or actor.state is None:
         raise ServerError("not_found", "no such table")
     return actor
@@ -331,12 +349,14 @@ def table_listing(row: TableRow) -> dict[str, Any]:
     }
 
 
-def live_summary(ctx: Context, row: TableRow) -> dict[str, Any] | None:
+def live_summary(table: TableRoom, row: TableRow) -> dict[str, Any] | None:
     """A live table for the lobby with its score (from the table's actor when this process
     has it), or None for a game against the bot that its person has left: nobody is
     playing there (it goes on, and ends, when they come back)."""
-    listing = table_listing(row)
-    actor = ctx.hub.actors.get(row.id)
+    # no score when this process does not hold the table (a dormant correspondence game, one
+    # another process plays): listed without it
+    listing = {**table_listing(row), "score": None, "game": None}
+    actor = table.hub.actors.get(row.id)
     state = actor.state if actor is not None else None
     if actor is None or state is None:
         return listing
@@ -355,15 +375,21 @@ def live_summary(ctx: Context, row: TableRow) -> dict[str, Any] | None:
 
 async def lobby_tables(ctx: Context, limit: int) -> dict[str, list[dict[str, Any]]]:
     """The lobby's two lists: open tables and live games (up to ``limit`` each), shared by
-    every visitor for a moment (:class:`~gammon.server.shared.SharedAnswers`)."""
+    every visitor for a moment (:class:`~gammon.server.infra.shared.SharedAnswers`)."""
 
     async def work() -> dict[str, list[dict[str, Any]]]:
-        waiting = await ctx.db.run(lambda: ctx.store.list_tables(["waiting"], limit=limit))
-        playing = await ctx.db.run(lambda: ctx.store.list_tables(["playing"], limit=limit))
-        live = [item for item in (live_summary(ctx, row) for row in playing) if item is not None]
+        waiting = await ctx.infra.db.run(
+            lambda: ctx.infra.store.list_tables(["waiting"], limit=limit)
+        )
+        playing = await ctx.infra.db.run(
+            lambda: ctx.infra.store.list_tables(["playing"], limit=limit)
+        )
+        live = [
+            item for item in (live_summary(ctx.table, row) for row in playing) if item is not None
+        ]
         return {"open": [table_listing(t) for t in waiting], "live": live}
 
-    return await ctx.shared.get(("tables", limit), ctx.hub.listings, work)
+    return await ctx.infra.shared.get(("tables", limit), ctx.table.hub.listings, work)
 
 
 async def shared_lists(ctx: Context, template: str, lang: str, limit: int) -> str:
@@ -380,7 +406,7 @@ async def shared_lists(ctx: Context, template: str, lang: str, limit: int) -> st
             live_tables=tables["live"],
         )
 
-    return await ctx.shared.get(("html", template, lang, limit), ctx.hub.listings, work)
+    return await ctx.infra.shared.get(("html", template, lang, limit), ctx.table.hub.listings, work)
 
 
 def client_address(request: Request) -> str:

@@ -11,8 +11,9 @@ For a finished table (``/api/tables/{id}/...``) and for an imported match
   stands (with the ``result`` once stored), ``GET .../rollouts`` lists the stored ones,
   ``POST .../rollouts/cancel`` stops it.
 
-The work runs in :class:`gammon.server.deep.DeepRunner`: one job a person (signed in:
-the account; else the client address), a bounded number on the site.
+The work runs in :class:`gammon.server.analysis.deep.DeepRunner`: one job a person (signed in:
+the account; else, and for guests, the client address), a bounded number on the site, of
+which a few for those without an account.
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from gammon.server.analysers import ANALYSIS_LEVELS, analyser_for
-from gammon.server.deep import (
+from gammon.server.analysis.deep import (
     DEEP_LEVEL,
     ROLLOUT_TRIALS,
     decision_key,
@@ -38,7 +38,8 @@ from gammon.server.deep import (
     rollout_in_worker,
     stored_json,
 )
-from gammon.server.exports import log_bytes
+from gammon.server.analysis.exports import log_bytes
+from gammon.server.analysis.registry import ANALYSIS_LEVELS, analyser_for
 from gammon.server.protocol import ServerError
 from gammon.server.web.common import (
     client_address,
@@ -50,7 +51,14 @@ from gammon.server.web.common import (
 )
 from gammon.variants import VARIANTS
 
-__all__ = ["MAX_TRIALS", "deep_available", "deep_boot", "deep_routes", "log_variant"]
+__all__ = [
+    "MAX_TRIALS",
+    "deep_available",
+    "deep_boot",
+    "deep_routes",
+    "log_variant",
+    "work_owner",
+]
 
 #: The most trials per candidate a rollout may ask for.
 MAX_TRIALS: Final = 1296
@@ -84,8 +92,8 @@ async def _subject(request: Request) -> _Subject:
 
         async def table_log() -> str:
             assert state is not None
-            ctx.exports.admit(client_address(request))
-            data = await ctx.exports.build(
+            await ctx.analysis.exports.admit(client_address(request))
+            data = await ctx.analysis.exports.build(
                 client_address(request), "log", state, actor.records, log_bytes
             )
             return data.decode()
@@ -95,7 +103,7 @@ async def _subject(request: Request) -> _Subject:
     key = request.path_params["import_id"]
     found = None
     if _IMPORT_KEY.fullmatch(key):
-        found = await ctx.db.run(ctx.store.imports.get, key, session.user.id)
+        found = await ctx.infra.db.run(ctx.infra.store.imports.get, key, session.user.id)
     if found is None:
         raise ServerError("not_found", "no such imported match")
     text = found.log
@@ -120,11 +128,18 @@ def log_variant(log_text: str) -> str:
     return variant if isinstance(variant, str) else "standard"
 
 
-async def _owner(request: Request) -> Hashable:
+async def work_owner(request: Request) -> tuple[Hashable, bool]:
+    """Whose line a job of the request waits in, and whether they are *anonymous*: a
+    signed-in account, else the client address (a guest's account too: guests cost
+    nothing to make, so all the guests of an address are one owner)."""
     session = await session_of(request)
-    return (
-        ("user", session.user.id) if session is not None else ("address", client_address(request))
-    )
+    if session is not None and not session.user.guest:
+        return ("user", session.user.id), False
+    return ("address", client_address(request)), True
+
+
+async def _owner(request: Request) -> Hashable:
+    return (await work_owner(request))[0]
 
 
 def _need_deep(subject: _Subject) -> None:
@@ -137,9 +152,9 @@ def _need_deep(subject: _Subject) -> None:
 
 async def _deep_status(request: Request, subject: _Subject) -> dict[str, Any]:
     ctx = context_of(request)
-    status = ctx.deep.status((subject.id, DEEP_LEVEL))
+    status = ctx.analysis.deep.status((subject.id, DEEP_LEVEL))
     ended = status["status"] in ("none", "done", "cancelled", "failed")
-    if ended and await ctx.analysis.stored(subject.id, DEEP_LEVEL) is not None:
+    if ended and await ctx.analysis.runner.stored(subject.id, DEEP_LEVEL) is not None:
         return {"status": "done", "fraction": 1.0}
     return status
 
@@ -152,20 +167,22 @@ async def api_deep_start(request: Request) -> Response:
     subject = await _subject(request)
     _need_deep(subject)
     ctx = context_of(request)
-    if await ctx.analysis.stored(subject.id, DEEP_LEVEL) is not None:
+    if await ctx.analysis.runner.stored(subject.id, DEEP_LEVEL) is not None:
         return JSONResponse({"status": "done", "fraction": 1.0})
-    owner = await _owner(request)
+    owner, anonymous = await work_owner(request)
     key = (subject.id, DEEP_LEVEL)
-    if ctx.deep.owner_of(key) is None:
+    if ctx.analysis.deep.owner_of(key) is None:
         log_text = await subject.log()
     else:
         log_text = ""  # joins the job under way
 
     async def keep(data: dict[str, Any]) -> None:
         # the players' profiles keep the default level's error rates: not these
-        await ctx.analysis.keep(subject.id, DEEP_LEVEL, data)
+        await ctx.analysis.runner.keep(subject.id, DEEP_LEVEL, data)
 
-    status = ctx.deep.start(key, owner, "analysis", deep_analysis_in_worker, (log_text,), keep)
+    status = ctx.analysis.deep.start(
+        key, owner, "analysis", deep_analysis_in_worker, (log_text,), keep, anonymous=anonymous
+    )
     return JSONResponse(status, status_code=202)
 
 
@@ -178,7 +195,7 @@ async def api_deep_cancel(request: Request) -> Response:
     await json_body(request)
     subject = await _subject(request)
     ctx = context_of(request)
-    return JSONResponse(ctx.deep.cancel((subject.id, DEEP_LEVEL), await _owner(request)))
+    return JSONResponse(ctx.analysis.deep.cancel((subject.id, DEEP_LEVEL), await _owner(request)))
 
 
 # ---------------------------------------------------------------------- rollouts
@@ -189,7 +206,7 @@ async def _decision_of(request: Request, subject: _Subject, key: str) -> dict[st
     action_index, kind = parse_decision(key)
     ctx = context_of(request)
     for level in (*ANALYSIS_LEVELS, DEEP_LEVEL):
-        data = await ctx.analysis.stored(subject.id, level)
+        data = await ctx.analysis.runner.stored(subject.id, level)
         if data is None:
             continue
         for game in data.get("games", []):
@@ -202,7 +219,7 @@ async def _decision_of(request: Request, subject: _Subject, key: str) -> dict[st
 
 async def _stored_rollout(request: Request, subject: _Subject, key: str) -> dict[str, Any] | None:
     ctx = context_of(request)
-    return stored_json(await ctx.db.run(ctx.store.rollouts.get, subject.id, key))
+    return stored_json(await ctx.infra.db.run(ctx.infra.store.rollouts.get, subject.id, key))
 
 
 def _trials(body: dict[str, Any]) -> int:
@@ -228,16 +245,22 @@ async def api_rollout_start(request: Request) -> Response:
         return JSONResponse({"status": "done", "fraction": 1.0, "result": stored})
     await _decision_of(request, subject, key)
     ctx = context_of(request)
-    owner = await _owner(request)
+    owner, anonymous = await work_owner(request)
     job_key = (subject.id, f"rollout {key}")
-    log_text = await subject.log() if ctx.deep.owner_of(job_key) is None else ""
+    log_text = await subject.log() if ctx.analysis.deep.owner_of(job_key) is None else ""
 
     async def keep(data: dict[str, Any]) -> None:
         text = json.dumps(data, separators=(",", ":"))
-        await ctx.db.run(ctx.store.rollouts.put, subject.id, key, text, now_ms())
+        await ctx.infra.db.run(ctx.infra.store.rollouts.put, subject.id, key, text, now_ms())
 
-    status = ctx.deep.start(
-        job_key, owner, "rollout", rollout_in_worker, (log_text, action_index, kind, trials), keep
+    status = ctx.analysis.deep.start(
+        job_key,
+        owner,
+        "rollout",
+        rollout_in_worker,
+        (log_text, action_index, kind, trials),
+        keep,
+        anonymous=anonymous,
     )
     return JSONResponse(status, status_code=202)
 
@@ -247,10 +270,10 @@ async def api_rollout_status(request: Request) -> Response:
     ctx = context_of(request)
     raw = request.query_params.get("decision")
     if raw is None:
-        texts = await ctx.db.run(ctx.store.rollouts.of_subject, subject.id)
+        texts = await ctx.infra.db.run(ctx.infra.store.rollouts.of_subject, subject.id)
         return JSONResponse({"rollouts": {k: stored_json(v) for k, v in texts.items()}})
     key = decision_key(*parse_decision(raw))
-    status = ctx.deep.status((subject.id, f"rollout {key}"))
+    status = ctx.analysis.deep.status((subject.id, f"rollout {key}"))
     if status["status"] not in ("queued", "running"):
         stored = await _stored_rollout(request, subject, key)
         if stored is not None:
@@ -265,7 +288,9 @@ async def api_rollout_cancel(request: Request) -> Response:
     key = decision_key(*parse_decision(body.get("decision")))
     subject = await _subject(request)
     ctx = context_of(request)
-    return JSONResponse(ctx.deep.cancel((subject.id, f"rollout {key}"), await _owner(request)))
+    return JSONResponse(
+        ctx.analysis.deep.cancel((subject.id, f"rollout {key}"), await _owner(request))
+    )
 
 
 # ---------------------------------------------------------------------- the page
@@ -277,13 +302,13 @@ async def deep_boot(
     """What the analysis page's script needs for the deep work of ``subject``: the URLs
     (``base``: ``/api/tables/{id}``; ``page``: the analysis page), whether a grandmaster
     analysis is stored, the stored rollouts, and the trials a rollout asks for (the
-    page's ``?trials=``, else :data:`~gammon.server.deep.ROLLOUT_TRIALS`)."""
+    page's ``?trials=``, else :data:`~gammon.server.analysis.deep.ROLLOUT_TRIALS`)."""
     ctx = context_of(request)
     available = deep_available(variant)
-    stored = available and await ctx.analysis.stored(subject, DEEP_LEVEL) is not None
+    stored = available and await ctx.analysis.runner.stored(subject, DEEP_LEVEL) is not None
     rollouts: dict[str, Any] = {}
     if available:
-        texts = await ctx.db.run(ctx.store.rollouts.of_subject, subject)
+        texts = await ctx.infra.db.run(ctx.infra.store.rollouts.of_subject, subject)
         rollouts = {k: stored_json(v) for k, v in texts.items()}
     raw = request.query_params.get("trials", "")
     trials = (

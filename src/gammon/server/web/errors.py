@@ -38,15 +38,23 @@ async def _error_page(request: Request, exc: ServerError, status: int | None = N
     code = status or http_status(exc.code)
     if exc.code == "rate_limited" and request.method == "GET":
         await asyncio.sleep(REFUSAL_DELAY)
+    retry = getattr(exc, "retry_after", None)  # a limit's refusal says when to come back
     if _wants_json(request):
-        return JSONResponse({"error": {"code": exc.code, "message": str(exc)}}, status_code=code)
+        return JSONResponse(
+            {"error": {"code": exc.code, "message": str(exc)}},
+            status_code=code,
+            headers={"Retry-After": str(retry)} if retry is not None else None,
+        )
     if exc.code == "rate_limited" and request.method == "GET":
         # a download in a loop: a line of text costs least (a person's form gets the page)
         return PlainTextResponse(
             f"{exc.code}: {exc}", status_code=code, headers={"Retry-After": str(RETRY_AFTER)}
         )
     try:
-        return await render_page(request, "error.html", {"error": exc}, code)
+        page = await render_page(request, "error.html", {"error": exc}, code)
+        if retry is not None:
+            page.headers["Retry-After"] = str(retry)
+        return page
     except Exception:  # the error page must not fail: plain text then
         return PlainTextResponse(f"{exc.code}: {exc}", status_code=code)
 

@@ -11,12 +11,11 @@ from starlette.responses import JSONResponse, Response
 
 from gammon import VARIANTS
 from gammon.match.options import CUBE_LIMITS
-from gammon.server.auth import SESSION_COOKIE
-from gammon.server.bots import BOT_LEVELS, bots_available
-from gammon.server.forms import table_request
+from gammon.server.community.auth import SESSION_COOKIE
 from gammon.server.protocol import PROTOCOL_VERSION, ServerError, http_status
-from gammon.server.rulestext import option_help
-from gammon.server.views import table_summary
+from gammon.server.table.bots import BOT_LEVELS, bots_available
+from gammon.server.table.forms import table_request
+from gammon.server.table.views import table_summary
 from gammon.server.web.common import (
     actor_of,
     checked_form,
@@ -36,7 +35,10 @@ from gammon.server.web.common import (
     shared_lists,
     user_or_guest,
 )
+from gammon.server.web.inbox import your_turns
+from gammon.server.web.pairing import play_now
 from gammon.server.web.players import account_extras, group_ledger
+from gammon.server.web.rulestext import option_help
 from gammon.storage import ConflictError
 from gammon.variants import ROTATIONS, rotation
 
@@ -76,7 +78,7 @@ FORM_DEFAULTS: Final[dict[str, str | bool]] = {
     "beaver": False,
     "raccoon": False,
     "automatic_doubles": "0",
-    "clock": False,
+    "clock": True,  # clocks on by default (docs/server.md, "Quick pairing")
     "clock_delay": "12",
     "clock_reserve_base": "60",
     "clock_reserve_per_point": "60",
@@ -95,11 +97,14 @@ async def lobby(
     error: ServerError | None = None,
 ) -> Response:
     lists = await shared_lists(context_of(request), "_lobby_lists.html", lang_of(request), 50)
+    session = await session_of(request)
     return await render_page(
         request,
         "lobby.html",
         {
             "lists": lists,
+            # the games waiting for the visitor's move, first (the inbox's query)
+            "turns": await your_turns(request, session.user.id) if session is not None else [],
             "variants": sorted([*VARIANTS, *ROTATIONS]),
             "cubeless": [
                 name for name in [*VARIANTS, *ROTATIONS] if not all(v.cube for v in rotation(name))
@@ -109,27 +114,28 @@ async def lobby(
             "bots": bots_available(),
             "f": form_values(FORM_DEFAULTS, form),
             "error": error,
-            # the sentence beside each table option (gammon.server.rulestext)
+            # the sentence beside each table option (gammon.server.web.rulestext)
             "option_help": lambda key: option_help(lang_of(request), key),
+            **play_now(),  # the quick-pairing pools, first (web/pairing.py)
         },
         http_status(error.code) if error is not None else 200,
     )
 
 
 async def lobby_page(request: Request) -> Response:
-    may_list(request)
+    await may_list(request)
     return await lobby(request)
 
 
 async def lobby_lists(request: Request) -> Response:
     """The lobby's two lists as an HTML fragment: the lobby page swaps it in every few seconds."""
-    may_list(request)
+    await may_list(request)
     lists = await shared_lists(context_of(request), "_lobby_lists.html", lang_of(request), 50)
     return await render_page(request, "_shared.html", {"lists": lists})
 
 
 async def watch(request: Request) -> Response:
-    may_list(request)
+    await may_list(request)
     lists = await shared_lists(context_of(request), "_watch_list.html", lang_of(request), 200)
     return await render_page(request, "watch.html", {"lists": lists})
 
@@ -148,7 +154,7 @@ async def _account_form(request: Request, signup: bool) -> Response:
     name = form_text(form, "username").strip()
     password = form_text(form, "password")
     template = "signup.html" if signup else "signin.html"
-    if ctx.signin_limiter.blocked(client_address(request)):
+    if ctx.community.signin_limiter.blocked(client_address(request)):
         return await render_page(
             request,
             template,
@@ -159,7 +165,7 @@ async def _account_form(request: Request, signup: bool) -> Response:
             429,
         )
     session = await session_of(request)
-    if signup and not ctx.create_limiter.allow(client_address(request)):
+    if signup and await ctx.infra.limits.allow("signup", None, client_address(request)) is not None:
         return await render_page(
             request,
             template,
@@ -172,20 +178,30 @@ async def _account_form(request: Request, signup: bool) -> Response:
             429,
         )
     try:
+        ctx.community.moderation.check_address(
+            client_address(request)
+        )  # before any account is made
         if signup:
-            user = await ctx.auth.sign_up(name, password, session.user if session else None)
+            user = await ctx.community.auth.sign_up(
+                name, password, session.user if session else None
+            )
         else:
-            user = await ctx.auth.sign_in(name, password)
+            user = await ctx.community.auth.sign_in(name, password)
+        # a banned account or address is refused (docs/moderation.md)
+        await ctx.community.moderation.check_sign_in(user, client_address(request))
     except (ServerError, ConflictError) as exc:
-        ctx.signin_limiter.allow(client_address(request))  # failed attempts use up the allowance
+        ctx.community.signin_limiter.allow(
+            client_address(request)
+        )  # failed attempts use up the allowance
         # the form again, with the name typed and the reason (a taken name too)
         error = exc if isinstance(exc, ServerError) else ServerError(exc.code, str(exc))
         return await render_page(
             request, template, {"error": error, "name": name}, http_status(error.code)
         )
     old = request.cookies.get(SESSION_COOKIE)
-    await ctx.auth.close_session(old)
-    token, _csrf = await ctx.auth.open_session(user.id)
+    await ctx.community.auth.close_session(old)
+    await ctx.community.notifier.signed_out(old)  # its user sockets close, in every process
+    token, _csrf = await ctx.community.auth.open_session(user.id)
     response = redirect_to("/")
     set_session_cookie(request, response, token)
     return response
@@ -201,7 +217,11 @@ async def signin(request: Request) -> Response:
 
 async def signout(request: Request) -> Response:
     await checked_form(request)
-    await context_of(request).auth.close_session(request.cookies.get(SESSION_COOKIE))
+    token = request.cookies.get(SESSION_COOKIE)
+    await context_of(request).community.auth.close_session(token)
+    await context_of(request).community.notifier.signed_out(
+        token
+    )  # its user sockets close, everywhere
     response = redirect_to("/")
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
@@ -212,8 +232,8 @@ async def account(request: Request) -> Response:
     if session is None:
         return redirect_to("/signin")
     ctx = context_of(request)
-    lines = await ctx.db.run(ctx.store.ledger, session.user.id, 200)
-    user = await ctx.db.run(ctx.store.user, session.user.id)
+    lines = await ctx.infra.db.run(ctx.infra.store.ledger, session.user.id, 200)
+    user = await ctx.infra.db.run(ctx.infra.store.user, session.user.id)
     return await render_page(
         request,
         "account.html",
@@ -221,7 +241,9 @@ async def account(request: Request) -> Response:
             "account": user,
             "ledger": group_ledger(lines),
             **await account_extras(request, session.user.id),
-            "refuse_guests": await ctx.db.run(ctx.challenges.store.refuses_guests, session.user.id),
+            "refuse_guests": await ctx.infra.db.run(
+                ctx.play.challenges.store.refuses_guests, session.user.id
+            ),
         },
     )
 
@@ -231,9 +253,10 @@ async def create_table(request: Request) -> Response:
     data = {k: v for k, v in form.multi_items() if isinstance(v, str)}
     try:
         req = table_request(data, form=True)
-        may_create(request)  # the table's allowance first: a refused guest then leaves nothing
+        # the table's allowance first: a refused guest then leaves nothing
+        await may_create(request)
         user, token = await user_or_guest(request)
-        state = await context_of(request).hub.create_table(user, req)
+        state = await context_of(request).table.hub.create_table(user, req)
     except ServerError as exc:
         # the form again, as it was filled in, with the reason above it
         return await lobby(request, data, exc)

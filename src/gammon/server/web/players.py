@@ -2,7 +2,7 @@
 grouped ledger of the account page (docs/ratings.md, "Pages").
 
 A profile shows the player's ratings per pool, each with a graph drawn on the
-server (:mod:`gammon.server.ratinggraph`), the wins and losses, the average error
+server (:mod:`gammon.server.community.ratinggraph`), the wins and losses, the average error
 rate of the analysed matches, and the list of matches, newest first, filtered by
 variant, opponent or result and paginated by a keyset cursor (``before``:
 ``<ended_at>.<result id>`` of the last row shown), so a deep page costs what the
@@ -20,13 +20,15 @@ from starlette.routing import Route
 
 from gammon import VARIANTS
 from gammon.match.ratings import BACKGAMMON_POOL, POOLS
-from gammon.server.context import Context
+from gammon.server.analysis.training import error_trend
+from gammon.server.community.ratinggraph import rating_graph
 from gammon.server.i18n import translator
+from gammon.server.infra.room import InfraRoom
 from gammon.server.protocol import ServerError
-from gammon.server.ratinggraph import rating_graph
-from gammon.server.results import BOT_RATINGS
-from gammon.server.web.common import context_of, format_time, lang_of, render_page
+from gammon.server.table.results import BOT_RATINGS
+from gammon.server.web.common import context_of, format_time, lang_of, render_page, session_of
 from gammon.storage import HistoryRow, LedgerLine, Standings
+from gammon.storage.puzzles import Puzzles
 from gammon.variants import ROTATIONS, rotation
 
 __all__ = [
@@ -45,7 +47,7 @@ _OUTCOMES: Final = ("win", "loss")
 
 
 def _standings(request: Request) -> Standings:
-    return Standings(context_of(request).db)
+    return Standings(context_of(request).infra.db)
 
 
 def _cursor(text: str | None) -> tuple[int, int] | None:
@@ -68,7 +70,7 @@ async def _history(
 ) -> tuple[list[dict[str, Any]], str | None]:
     """A page of a player's matches and the cursor of the next page (None: the last)."""
     ctx = context_of(request)
-    rows = await ctx.db.run(
+    rows = await ctx.infra.db.run(
         lambda: _standings(request).history(user_id, limit=limit + 1, **filters)
     )
     more = len(rows) > limit
@@ -89,7 +91,7 @@ async def profile(request: Request) -> Response:
         raise ServerError("bad_message", "result is win or loss")
     opponent = (q.get("opponent") or "").strip()[:40]
     before = _cursor(q.get("before"))
-    found = await ctx.db.run(
+    found = await ctx.infra.db.run(
         lambda: _standings(request).profile(
             request.path_params["name"][:40],
             opponent=opponent or None,
@@ -114,6 +116,12 @@ async def profile(request: Request) -> Response:
         graph = rating_graph(series, title, desc, f"graph-{r.pool}") if series else ""
         pools.append({"r": r, "graph": graph})
     chosen = {"variant": variant or "", "opponent": opponent, "result": outcome or ""}
+    # the error rate of the newest analysed matches (docs/training.md)
+    trend = await ctx.infra.db.run(Puzzles(ctx.infra.db.engine).error_trend, found.user_id)
+    session = await session_of(request)  # whether the viewer blocks this player (Unblock)
+    blocks = await ctx.community.moderation.blocked_by(
+        session.user if session is not None else None
+    )
     return await render_page(
         request,
         "profile.html",
@@ -127,6 +135,9 @@ async def profile(request: Request) -> Response:
             "chosen": chosen,
             "variants": sorted(VARIANTS),
             "deep": before is not None,
+            "blocked": found.user_id in blocks,
+            "trophies": await ctx.infra.db.run(ctx.play.tournaments.store.trophies, found.user_id),
+            "trend": error_trend(trend, t),
         },
     )
 
@@ -137,7 +148,7 @@ async def leaderboard(request: Request) -> Response:
     if pool not in POOLS:
         raise ServerError("bad_message", "unknown rating pool")
     ctx = context_of(request)
-    rows = await ctx.db.run(_standings(request).leaderboard, pool)
+    rows = await ctx.infra.db.run(_standings(request).leaderboard, pool)
     lines: list[dict[str, Any]] = [{"p": r, "bot": None} for r in rows]
     if pool == BACKGAMMON_POOL:
         lines.extend({"p": None, "bot": (level, rating)} for level, rating in BOT_RATINGS.items())
@@ -180,17 +191,17 @@ async def account_extras(request: Request, user_id: int) -> dict[str, Any]:
     """What the account page adds: the player's first page of matches and ratings."""
     ctx = context_of(request)
     history, cursor = await _history(request, user_id, {})
-    ratings = await ctx.db.run(_standings(request).ratings, user_id)
+    ratings = await ctx.infra.db.run(_standings(request).ratings, user_id)
     return {"history": history, "more_history": cursor is not None, "ratings": ratings}
 
 
-async def keep_error_rates(ctx: Context, table_id: str, analysis: dict[str, Any]) -> None:
+async def keep_error_rates(infra: InfraRoom, table_id: str, analysis: dict[str, Any]) -> None:
     """Keep both players' error rates of a match just analysed, for their profiles (bgsage's
     only: a variant net's error rates are in another unit)."""
     totals = analysis.get("totals") or []
     if len(totals) == 2 and analysis.get("engine", "bgsage") == "bgsage":
         rates = [float(side["error_rate"]) for side in totals]
-        await ctx.db.run(Standings(ctx.db).record_error_rates, table_id, rates)
+        await infra.db.run(Standings(infra.db).record_error_rates, table_id, rates)
 
 
 def player_routes() -> list[Route]:

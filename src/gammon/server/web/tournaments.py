@@ -11,15 +11,23 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from gammon import VARIANTS
-from gammon.server.bots import BOT_LEVELS, bots_available
+from gammon.server.play.tournaments import (
+    ARENA_MINUTES,
+    FORMATS,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    ROUND_ROBIN_MAX,
+    tournament_spec,
+)
 from gammon.server.protocol import ServerError, http_status
-from gammon.server.tournaments import FORMATS, MAX_PLAYERS, ROUND_ROBIN_MAX, tournament_spec
+from gammon.server.table.bots import BOT_LEVELS, bots_available
 from gammon.server.web.common import (
     checked_form,
     context_of,
     form_text,
     form_values,
     format_time,
+    may_create,
     need_session,
     redirect_to,
     render_page,
@@ -59,6 +67,10 @@ TOURNAMENT_DEFAULTS: Final[dict[str, str | bool]] = {
     "max_players": "8",
     "start_in": "",
     "grace": "120",
+    "rounds": "",
+    "duration": str(ARENA_MINUTES[0]),
+    #: The creator plays in it unless they untick it.
+    "play": True,
 }
 
 
@@ -73,9 +85,9 @@ async def _list_page(
     request: Request, form: Mapping[str, str] | None = None, error: ServerError | None = None
 ) -> Response:
     ctx = context_of(request)
-    store = ctx.tournaments.store
-    live = await ctx.db.run(store.listing, ("registering", "running"), 100)
-    done = await ctx.db.run(store.listing, ("finished",), 30)
+    store = ctx.play.tournaments.store
+    live = await ctx.infra.db.run(store.listing, ("registering", "running"), 100)
+    done = await ctx.infra.db.run(store.listing, ("finished",), 30)
     return await render_page(
         request,
         "tournaments.html",
@@ -87,6 +99,8 @@ async def _list_page(
             "cubeless": [name for name, v in VARIANTS.items() if not v.cube],
             "max_players": MAX_PLAYERS,
             "round_robin_max": ROUND_ROBIN_MAX,
+            "max_rounds": MAX_ROUNDS,
+            "arena_minutes": ARENA_MINUTES,
             "f": form_values(TOURNAMENT_DEFAULTS, form, 60),
             "error": error,
             "when": format_time,
@@ -105,7 +119,10 @@ async def create_tournament(request: Request) -> Response:
     try:
         session = await need_session(request, "sign up to create a tournament")
         spec = tournament_spec(data)
-        tournament_id = await context_of(request).tournaments.create(session.user, spec)
+        if session.user.guest:  # refused below before anything is rationed
+            raise ServerError("auth_required", "sign up to create a tournament")
+        await may_create(request, "tournament")
+        tournament_id = await context_of(request).play.tournaments.create(session.user, spec)
     except ServerError as exc:
         return await _list_page(request, data, exc)
     return redirect_to(f"/tournaments/{tournament_id}")
@@ -113,7 +130,7 @@ async def create_tournament(request: Request) -> Response:
 
 async def _page_context(request: Request) -> dict[str, Any]:
     ctx = context_of(request)
-    view = await ctx.tournaments.view(_tournament_id(request))
+    view = await ctx.play.tournaments.view(_tournament_id(request))
     session = await session_of(request)
     me = session.user.id if session is not None else None
     return {
@@ -135,7 +152,7 @@ async def tournament_live(request: Request) -> Response:
 
 
 async def api_tournament(request: Request) -> Response:
-    view = await context_of(request).tournaments.view(_tournament_id(request))
+    view = await context_of(request).play.tournaments.view(_tournament_id(request))
     view["entrants"] = [{k: v for k, v in e.items() if k != "user"} for e in view["entrants"]]
     view.pop("created_by")
     return JSONResponse(view, headers={"Cache-Control": "no-store"})
@@ -145,7 +162,7 @@ async def tournament_register(request: Request) -> Response:
     await checked_form(request)
     session = await need_session(request)
     tournament_id = _tournament_id(request)
-    await context_of(request).tournaments.register(session.user, tournament_id)
+    await context_of(request).play.tournaments.register(session.user, tournament_id)
     return redirect_to(f"/tournaments/{tournament_id}")
 
 
@@ -154,7 +171,7 @@ async def tournament_unregister(request: Request) -> Response:
     session = await need_session(request)
     tournament_id = _tournament_id(request)
     entrant = form_text(form, "entrant")
-    await context_of(request).tournaments.unregister(
+    await context_of(request).play.tournaments.unregister(
         session.user,
         tournament_id,
         int(entrant) if entrant.isascii() and entrant.isdigit() else None,
@@ -166,7 +183,7 @@ async def tournament_bot(request: Request) -> Response:
     form = await checked_form(request)
     session = await need_session(request)
     tournament_id = _tournament_id(request)
-    await context_of(request).tournaments.add_bot(
+    await context_of(request).play.tournaments.add_bot(
         session.user, tournament_id, form_text(form, "level")
     )
     return redirect_to(f"/tournaments/{tournament_id}")

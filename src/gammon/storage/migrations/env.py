@@ -9,6 +9,10 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from gammon.storage import (
+    contest_models,  # noqa: F401  (registers the tables)
+    moderation_models,  # noqa: F401  (registers the tables)
+)
 from gammon.storage.models import Base
 
 

@@ -603,6 +603,120 @@ def dailygammon() -> str:
     return write(Layout([" 11 point match", ""], ("tavla_fan", "Ugo")), games)
 
 
+def offturn_after_redouble() -> str:
+    """Written by hand in the shape of a real money file that gnubg reads with a warning:
+    the winner redoubles and is taken, then writes an illegal move (``6/0 4/0`` from the
+    starting position) and ``Wins 4 point``.  gnubg leaves the move out and records the
+    loser resigning a single game at cube 4 during the winner's turn."""
+    return (
+        '; [Match ID "h13-cube-take"]\n\n0 point match\n\n Game 1\n'
+        " ann : 0                         ben : 0\n"
+        "  1) 42: 8/4 6/4                  Doubles => 2\n"
+        "  2)  Takes                      31: 8/5 6/5\n"
+        "  3)  Doubles => 4                Takes\n"
+        "  4) 64: 6/0 4/0\n"
+        "      Wins 4 point\n"
+    )
+
+
+def double_first_roll() -> str:
+    """Written by hand: game 2 starts with 44 for the winner of game 1 (no roll-off, as
+    when the winner of a game starts the next); gnubg keeps its moves."""
+    return (
+        " 3 point match\n\n Game 1\n"
+        " Alice : 0                            Bob : 0\n"
+        "  1) 31: 8/5 6/5                       42: 8/4 6/4\n"
+        "  2)  Doubles => 2                     Drops\n"
+        "      Wins 1 point\n\n Game 2\n"
+        " Alice : 1                            Bob : 0\n"
+        "  1) 44: 24/20 24/20 13/9 13/9        31: 13/10 24/23\n"
+        "  2) 62: 20/14 13/11                   Doubles => 2\n"
+        "  3)  Drops\n"
+        "                                       Wins 1 point\n"
+    )
+
+
+def galaxy_losses_same_column() -> str:
+    """Written by hand in Backgammon Galaxy's shape: ``Losses`` and ``Wins`` both in the
+    left column after the winner's last move; gnubg reads the winner from the ``Wins``
+    line's column alone (a match excerpt at 1-1, where either player reaches 3)."""
+    return (
+        '; [Site "BackgammonGalaxy"]\n; [Crawford "On"]\n\n3 point match\n\n Game 1\n'
+        " lasse : 1                       yueda : 1\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+        "  2) 62: 24/18 13/11\n"
+        " Losses 2 point\n\n"
+        "      Wins 2 point and the match\n"
+    )
+
+
+def dance_then_resign() -> str:
+    """Written by hand: the loser dances (``55:`` against the winner's 5 point) and then
+    resigns during the winner's turn, ``Wins 1 point and the match``; gnubg counts the
+    resignation (1 point), not an abandon (a backgammon: a checker on the bar)."""
+    return (
+        " 1 point match\n\n Game 1\n"
+        " ann : 0                         ben : 0\n"
+        "  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
+        "  2) 21: 8/7* 6/4                55:\n"
+        "      Wins 1 point and the match\n"
+    )
+
+
+def cube_before_first_roll() -> str:
+    """Written by hand: game 1's first entry is a double and its take, before any roll
+    (gnubg keeps them there, and every move after); Bob's redouble to 4 is dropped."""
+    return (
+        " 5 point match\n\n Game 1\n"
+        " Alice : 0                            Bob : 0\n"
+        "  1)  Doubles => 2                     Takes\n"
+        "  2) 31: 8/5 6/5                       42: 8/4 6/4\n"
+        "  3) 64: 24/18 13/9                    53: 13/8 13/10\n"
+        "  4) 62: 18/10                         Doubles => 4\n"
+        "  5)  Drops\n"
+        "                                       Wins 2 points\n\n Game 2\n"
+        " Alice : 0                            Bob : 2\n"
+        "  1)                                   51: 13/8 6/5\n"
+        "  2)  Doubles => 2                     Drops\n"
+        "      Wins 1 point\n"
+    )
+
+
+def galaxy_capped_resign() -> str:
+    """Written by hand in Backgammon Galaxy's shape: at cube 4 the loser moves and
+    resigns on the winner's turn, ``Wins 3 point and the match`` (the points needed);
+    gnubg counts a single game at cube 4 (4 points), not the gammon of an abandon (8)."""
+    return (
+        '; [Site "BackgammonGalaxy"]\n; [Crawford "On"]\n\n3 point match\n\n Game 1\n'
+        " lasse : 0                       yueda : 0\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+        "  2)  Doubles => 2                Takes\n"
+        "  3) 64: 24/18 13/9               Doubles => 4\n"
+        "  4)  Takes                      53: 13/8 13/10\n"
+        "                                  Losses 3 point\n\n"
+        "      Wins 3 point and the match\n"
+    )
+
+
+def double_first_game() -> str:
+    """Written by hand (issue #32): game 1 starts with 44 (a roll-off whose winner rolls
+    both dice again, the older rules); gnubg keeps its moves.  Game 2 starts as usual."""
+    return (
+        " 3 point match\n\n Game 1\n"
+        " Alice : 0                            Bob : 0\n"
+        "  1) 44: 24/20 24/20 13/9 13/9        31: 24/23 13/10\n"
+        "  2) 62: 20/14 13/11                   Doubles => 2\n"
+        "  3)  Drops\n"
+        "                                       Wins 1 point\n\n Game 2\n"
+        " Alice : 0                            Bob : 1\n"
+        "  1)                                   51: 13/8 6/5\n"
+        "  2) 66: 24/18 24/18 13/7 13/7         Doubles => 2\n"
+        "  3)  Takes                            42: 8/4 6/4\n"
+        "  4) 31: 8/5 6/5\n"
+        "      Wins 2 points\n"
+    )
+
+
 def corpus() -> dict[str, str]:
     return {
         "studio_layout.mat": studio_layout(),
@@ -619,6 +733,13 @@ def corpus() -> dict[str, str]:
         "abandon_vs_resign.mat": abandon_vs_resign(),
         "snowie_fibs.mat": snowie_fibs(),
         "dailygammon.mat": dailygammon(),
+        "offturn_after_redouble.mat": offturn_after_redouble(),
+        "double_first_roll.mat": double_first_roll(),
+        "galaxy_losses_same_column.mat": galaxy_losses_same_column(),
+        "dance_then_resign.mat": dance_then_resign(),
+        "cube_before_first_roll.mat": cube_before_first_roll(),
+        "galaxy_capped_resign.mat": galaxy_capped_resign(),
+        "double_first_game.mat": double_first_game(),
     }
 
 

@@ -36,6 +36,11 @@ export function stepText(step, say) {
       return `${dice}: ${step.text}`;
     case "dance":
       return `${dice}: ${say("cannot move")}`;
+    case "rolloff": {
+      // each seat's die, seat 0's first: a tie is rolled again; else its winner starts
+      const [a, b] = step.dice ? step.dice.values : [0, 0];
+      return step.p === null ? `${say("Opening roll")} ${a}\u2013${b}: ${say("a tie, rolled again")}` : `${say("wins the opening roll")} ${a}\u2013${b}`;
+    }
     case "double":
       return `${say("doubles to")} ${step.cube.offer ? step.cube.offer.value : 2 * step.cube.value}`;
     case "take":

@@ -10,6 +10,8 @@ import { stepText } from "./format.js";
 import { clampStep, joinAnalysis, markedSteps, stepForKey } from "./nav.js";
 import { renderDecision, renderMoves, renderSummary, showCurrent } from "./panels.js";
 import { Rollouts, setupDeep } from "./deep.js";
+import { matchId, setupPositionId, xgid } from "../position/ids.js";
+import { xgSections, xgSummary } from "./xg.js";
 
 /** @typedef {import("./types.js").Step} Step */
 /** @typedef {import("./types.js").Analysis} Analysis */
@@ -29,6 +31,10 @@ import { Rollouts, setupDeep } from "./deep.js";
  * @property {string} progress
  * @property {Record<string, string>} texts
  * @property {import("./deep.js").DeepBoot} deep the grandmaster analysis and rollouts
+ * @property {string} [variant] the match's variant (the shown position's IDs)
+ * @property {boolean} [xgid] whether an XGID describes its positions
+ * @property {number} [match_length]
+ * @property {boolean} [jacoby]
  */
 
 /** @param {string} id */
@@ -49,7 +55,16 @@ const boot = /** @type {Boot} */ (json("ab-boot"));
 let analysis = json("ab-analysis");
 /** @type {Promise<Analysis | null> | null} asked for at once, with the replay */
 const asked = !analysis && boot.available && boot.level !== boot.deep.level ? askAnalysis() : null;
-const steps = /** @type {Step[]} */ (await (await fetch(boot.replay)).json());
+const steps = /** @type {Step[]} */ (await replayed());
+
+/** The replay (asked again, a moment later, while the site rations it: 429). */
+async function replayed() {
+  for (let tries = 1; ; tries += 1) {
+    const r = await fetch(boot.replay);
+    if (r.ok || r.status !== 429 || tries >= 10) return r.json();
+    await new Promise((resolve) => setTimeout(resolve, 1000 * tries));
+  }
+}
 
 /** @param {string} key */
 function say(key) {
@@ -106,11 +121,52 @@ function go(n) {
   showDecision();
   moveCursor(graph, current);
   byId("ab-where").textContent = `${current + 1} / ${steps.length}`;
+  showIds(step);
+}
+
+/** The shown position's XGID, Position ID and Match ID, the side to act next on roll. */
+function showIds(/** @type {Step} */ step) {
+  const box = document.getElementById("ab-ids");
+  if (!box || !boot.variant) return;
+  const next = step.p === null ? (step.dice ? step.dice.seat : 0) : step.kind === "move" || step.kind === "dance" ? 1 - step.p : step.p;
+  const setup = {
+    variant: boot.variant,
+    board: step.board,
+    pinned: step.pinned ?? [[], []],
+    waiting: step.waiting ?? [0, 0],
+    turn: next,
+    dice: null,
+    cube: { value: step.cube.value, owner: step.cube.owner },
+    length: boot.match_length ?? 0,
+    score: step.score,
+    crawford: step.crawford,
+    jacoby: Boolean(boot.jacoby),
+  };
+  const x = xgid(setup, Boolean(boot.xgid));
+  /** @type {HTMLInputElement} */ (byId("ab-xgid")).value = x ?? "";
+  byId("ab-xgid-row").hidden = x === null;
+  const pos = setupPositionId(setup);
+  const match = matchId(setup);
+  /** @type {HTMLInputElement} */ (byId("ab-pid")).value = pos;
+  /** @type {HTMLInputElement} */ (byId("ab-mid")).value = match;
+  /** @type {HTMLAnchorElement} */ (byId("ab-open")).href = `/analysis?${new URLSearchParams({ variant: boot.variant, pos, match })}`;
+  box.hidden = false;
+}
+
+for (const button of document.querySelectorAll("#ab-ids [data-copy]")) {
+  button.addEventListener("click", () => {
+    const field = /** @type {HTMLInputElement} */ (byId(/** @type {HTMLElement} */ (button).dataset.copy || ""));
+    navigator.clipboard.writeText(field.value).catch(() => {
+      field.select();
+      document.execCommand("copy");
+    });
+  });
 }
 
 /** The decision panel of the step shown, with its rollouts. */
 function showDecision() {
   renderDecision(box, steps[current], infos[current], boot.players, analysis !== null, say);
+  box.append(...xgSections(infos[current].xg, boot.players, say));
   rollouts.decorate(box, infos[current].decisions);
 }
 
@@ -121,6 +177,8 @@ function analysed() {
   renderMoves(list, steps, infos, boot.players, say, go);
   // the names as the page writes them (a bot's level in the page's language)
   if (analysis) renderSummary(byId("ab-summary"), { ...analysis, totals: analysis.totals.map((p) => ({ ...p, name: boot.players[p.player] || p.name })) }, say);
+  const agreement = analysis ? xgSummary(analysis, say) : null;
+  if (agreement) byId("ab-summary").append(agreement);
   root.dataset.analysed = analysis ? "true" : "false";
   go(current);
 }
@@ -195,7 +253,7 @@ async function askAnalysis() {
   try {
     const r = await fetch(boot.api);
     const body = await r.json();
-    if (!r.ok) throw new Error(body && body.error ? body.error.message : String(r.status));
+    if (!r.ok) throw new Error(refusal(body && body.error, r.status));
     bar.hidden = true;
     return /** @type {Analysis} */ (body);
   } catch (err) {
@@ -205,6 +263,20 @@ async function askAnalysis() {
   } finally {
     done = true;
   }
+}
+
+/**
+ * A refusal of the analysis in the visitor's language (its English message otherwise).
+ * @param {{code: string, message: string} | undefined} error
+ * @param {number} status
+ */
+function refusal(error, status) {
+  if (!error) return String(status);
+  const known = /** @type {Record<string, string>} */ ({
+    busy: "You have analyses under way already: wait for one of them to finish.",
+    rate_limited: "The site is busy: try again in a moment.",
+  })[error.code];
+  return known ? say(known) : error.message;
 }
 
 if (analysis) analysed();

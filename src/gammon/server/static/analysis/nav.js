@@ -74,8 +74,12 @@ export function joinAnalysis(steps, analysis) {
     if (s.r !== null && !at.has(s.r)) at.set(s.r, n);
   });
   /** @type {StepInfo[]} */
-  const out = steps.map(() => ({ decisions: [], luck: null, point: null, mark: "none", cubeError: false, notAnalysed: false }));
+  const out = steps.map(() => ({ decisions: [], luck: null, point: null, mark: "none", cubeError: false, notAnalysed: false, xg: [] }));
   if (!analysis) return out;
+  for (const x of analysis.xg ? analysis.xg.decisions : []) {
+    const n = at.get(x.action_index);
+    if (n !== undefined) out[n].xg.push(x);
+  }
   for (const g of analysis.games) {
     if (g.engine === null) steps.forEach((s, n) => { if (s.g === g.number) out[n].notAnalysed = true; });
     for (const d of g.decisions) {

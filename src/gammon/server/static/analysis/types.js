@@ -1,11 +1,12 @@
 // @ts-check
 // The shapes the analysis board reads: the replay steps the page embeds
-// (gammon.server.replay) and the analysis JSON (docs/analysis.md).
+// (gammon.server.analysis.replay) and the analysis JSON (docs/analysis.md).
 
 /**
  * @typedef {object} Step one step of the replay (a move, a roll that could not be played, a
  *   cube action, a resignation, a game's start or end)
- * @property {string} kind start | move | dance | double | take | drop | beaver | raccoon |
+ * @property {string} kind start | move | dance | rolloff (an opening roll not played: a tie,
+ *   or the Greek variants' roll for who starts) | double | take | drop | beaver | raccoon |
  *   resign | accept | reject | end
  * @property {number} i the record's action index (-1 before the first action)
  * @property {number | null} r the action index of the roll played by this move
@@ -107,6 +108,27 @@
  */
 
 /**
+ * @typedef {object} XgDecision XG's own analysis of a decision (an imported .xg file that
+ *   carries it), on the action index gammon's decision there has
+ * @property {number} action_index
+ * @property {number} game
+ * @property {number} ply
+ * @property {number} player
+ * @property {string} kind checker | cube | response
+ * @property {number | null} level XG's evaluation level (0-6: 1-7 ply, 1000-1002: XG Roller(+/++))
+ * @property {string} best XG's best move, or double | no double | take | drop
+ * @property {string | null} played
+ * @property {number | null} error XG's error of the choice played (>= 0)
+ * @property {boolean | null} agree whether gammon names the same best choice (null: gammon judged none)
+ * @property {{move: string, equity: number, level: number | null}[]} [candidates] best first
+ * @property {number} [equity_best]
+ * @property {number} [no_double] the doubler's
+ * @property {number} [double_take]
+ * @property {number} [double_pass]
+ * @property {string} [action] XG's right action
+ */
+
+/**
  * @typedef {object} Analysis
  * @property {string[]} players
  * @property {number} match_length
@@ -117,6 +139,8 @@
  * @property {PlayerStats[]} totals
  * @property {{player: number, games: number, result: number, luck: number, adjusted: number}[]} luck_adjusted
  * @property {GameAnalysis[]} games
+ * @property {{decisions: XgDecision[], compared: number, agree: number, levels: number[]}} [xg]
+ *   XG's own analysis, for an imported .xg file that carries it
  */
 
 /**
@@ -127,6 +151,7 @@
  * @property {string} mark the worst mark of its decisions ("none" without any)
  * @property {boolean} cubeError whether a cube decision or answer there lost equity (a mark)
  * @property {boolean} notAnalysed whether its game is one no engine judged (a tavli game)
+ * @property {XgDecision[]} xg XG's own analysis of its decisions (an imported .xg file)
  */
 
 export {};

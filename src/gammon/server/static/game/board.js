@@ -34,7 +34,7 @@ import { drawCube, drawDie, svg } from "./svgparts.js";
  */
 /**
  * @typedef {object} Handlers
- * @property {(point: number) => void} onPoint a click or tap on a point
+ * @property {(point: number, pointer?: string) => void} onPoint a click or tap on a point (the pointer's type: "touch" taps are never a double-click)
  * @property {(point: number) => void} onSelect a tap that selects a point
  * @property {(from: number, to: number) => void} onDrag a checker dragged from a point to another
  * @property {() => void} [onDice] a click on the dice while they confirm the move
@@ -626,7 +626,7 @@ export class BoardView {
       this.ghost = null;
     }
     if (!d.moved) {
-      this.handlers.onPoint(d.point);
+      this.handlers.onPoint(d.point, e.pointerType);
       return;
     }
     const to = this.pointAt(e);

@@ -3,50 +3,67 @@
 // the questions they ask before acting (what is at risk), the seated player's settings, and
 // sitting down or leaving.
 
-import { h, replaceChildren, storage } from "./dom.js";
-import { askHint, canHint } from "./hint.js";
+import { CUBE_ACTIONS, CUBE_GRACE_MS, ROLL_GRACE_MS, showCountdown } from "./cubegrace.js";
+import { h, postForm, replaceChildren, storage } from "./dom.js";
 import { points, t } from "./i18n.js";
 
-/** @typedef {import("./page.js").GamePage} GamePage */
+/**
+ * What the buttons, questions and settings need of the page; `prompt` and `resignMenu` are the
+ * controls' own (what they show), kept here for the page to clear when the table moves on.
+ * @typedef {object} ControlsHost
+ * @property {import("./store.js").TableStore} store the table (the viewer's decision, the options)
+ * @property {import("./moving.js").MoveInput} input the move being built
+ * @property {Pick<import("./hint.js").Hints, "can" | "ask">} hints
+ * @property {Pick<import("./layout.js").Elements, "controls" | "settings" | "moveForm" | "moveLabel" | "moveSend" | "moveHelp" | "moveInput">} el
+ * @property {() => boolean} blocked whether the buttons are disabled (an action awaits its answer, or offline)
+ * @property {(type: string, extra?: Record<string, any>) => void} act send an action
+ * @property {(msg: Record<string, any>, options?: {action?: boolean}) => string | number | null} send
+ * @property {{text: string, onConfirm: () => void, action: string | null, since?: number, graceMs?: number} | null} prompt a question awaiting a confirmation (with `graceMs`: a cube action sent by itself after it, unless undone)
+ * @property {import("./cubegrace.js").RollGrace} rollGrace the roll made for the player when they do not double
+ * @property {boolean} resignMenu whether the resignation levels are shown
+ */
 
 /**
- * @param {GamePage} page
+ * @param {ControlsHost} c
  * @param {string} label
  * @param {string} action
  * @param {() => void} onclick
  * @param {string} [cls]
  */
-export function button(page, label, action, onclick, cls = "") {
-  return h("button", { type: "button", class: `btn ${cls}`.trim(), "data-action": action, disabled: Boolean(page.busy) || page.connStatus !== "online", onclick }, label);
+export function button(c, label, action, onclick, cls = "") {
+  return h("button", { type: "button", class: `btn ${cls}`.trim(), "data-action": action, disabled: c.blocked(), onclick }, label);
 }
 
-/** @param {GamePage} page */
-export function renderControls(page) {
-  const e = page.el;
-  const m = page.match;
+/** @param {ControlsHost} c */
+export function renderControls(c) {
+  const e = c.el;
+  const m = c.store.match;
   const out = [];
-  if (page.prompt) {
+  if (c.prompt) {
+    const p = c.prompt;
+    const yes = button(c, t("btn.confirm"), "confirm", () => c.prompt && c.prompt.onConfirm(), "primary");
+    if (p.graceMs && p.since !== undefined) showCountdown(yes, p.since, p.graceMs);
     out.push(
       h("div", { class: "prompt", role: "alertdialog", "data-testid": "prompt" },
-        h("span", { class: "prompt-text" }, page.prompt.text),
-        button(page, t("btn.confirm"), "confirm", () => page.prompt && page.prompt.onConfirm(), "primary"),
-        button(page, t("btn.cancel"), "cancel", () => {
-          page.prompt = null;
-          renderControls(page);
+        h("span", { class: "prompt-text" }, p.text),
+        yes,
+        button(c, t(p.graceMs ? "btn.undo" : "btn.cancel"), "cancel", () => {
+          c.prompt = null;
+          renderControls(c);
         }),
       ),
     );
     replaceChildren(e.controls, out);
     return;
   }
-  if (page.resignMenu) {
+  if (c.resignMenu) {
     const value = m ? m.game.cube.value : 1;
     const row = h("div", { class: "prompt", "data-testid": "resign-menu" }, h("span", { class: "prompt-text" }, t("ask.resign")));
-    const rejected = rejectedLevel(page);
+    const rejected = rejectedLevel(c);
     for (const level of [1, 2, 3]) {
-      const b = button(page, `${t(`result.${level}`)} (${points(level * value)})`, `resign-${level}`, () => {
-        page.resignMenu = false;
-        ask(page, t("ask.resign_level", { result: t(`result.${level}`), points: points(level * value) }), () => page.act("resign", { level }), "resign");
+      const b = button(c, `${t(`result.${level}`)} (${points(level * value)})`, `resign-${level}`, () => {
+        c.resignMenu = false;
+        ask(c, t("ask.resign_level", { result: t(`result.${level}`), points: points(level * value) }), () => c.act("resign", { level }), "resign");
       });
       if (level <= rejected) {
         // the engine allows only a higher offer after a rejected one (this game)
@@ -57,9 +74,9 @@ export function renderControls(page) {
       row.append(b);
     }
     if (rejected) row.append(h("span", { class: "muted small", "data-testid": "resign-rejected" }, t("resign.rejected_note", { result: t(`result.${rejected}`) })));
-    row.append(button(page, t("btn.cancel"), "cancel", () => {
-      page.resignMenu = false;
-      renderControls(page);
+    row.append(button(c, t("btn.cancel"), "cancel", () => {
+      c.resignMenu = false;
+      renderControls(c);
     }));
     replaceChildren(e.controls, row);
     return;
@@ -67,65 +84,76 @@ export function renderControls(page) {
   const main = h("div", { class: "actions" });
   if (m && m.game) {
     const g = m.game;
-    if (page.allowed("roll") && !serverRolls(page)) {
-      main.append(button(page, t("btn.roll"), "roll", () => page.act("roll"), "primary"));
+    if (c.store.allowed("roll") && !serverRolls(c)) {
+      const roll = button(c, t("btn.roll"), "roll", () => c.act("roll"), "primary");
+      const since = autoRoll(c);
+      if (since !== null) showCountdown(roll, since, ROLL_GRACE_MS);
+      main.append(roll);
     }
-    if (page.allowed("double")) {
+    if (c.store.allowed("double")) {
       const value = g.cube.value * 2;
-      main.append(button(page, t("btn.double"), "double", () => ask(page, t("ask.double", { value }), () => page.act("double"), "double")));
+      main.append(button(c, t("btn.double"), "double", () => ask(c, t("ask.double", { value }), () => c.act("double"), "double")));
     }
     for (const type of /** @type {const} */ (["take", "drop", "beaver", "raccoon"])) {
-      if (!page.allowed(type)) continue;
-      main.append(button(page, t(`btn.${type}`), type, () => askCube(page, type), type === "take" ? "primary" : ""));
+      if (!c.store.allowed(type)) continue;
+      main.append(button(c, t(`btn.${type}`), type, () => askCube(c, type), type === "take" ? "primary" : ""));
     }
-    if (page.allowed("accept_resign")) main.append(button(page, t("btn.accept_resign"), "accept_resign", () => page.act("accept_resign"), "primary"));
-    if (page.allowed("reject_resign")) main.append(button(page, t("btn.reject_resign"), "reject_resign", () => page.act("reject_resign")));
-    if (page.input.canMove()) {
-      const opts = page.input.options();
-      if (m.forced && !page.input.played.length) {
-        main.append(button(page, t("btn.play_forced", { move: m.moves[0].move }), "play-forced", () => page.input.playForced(), "primary"));
+    if (c.store.allowed("accept_resign")) main.append(button(c, t("btn.accept_resign"), "accept_resign", () => c.act("accept_resign"), "primary"));
+    if (c.store.allowed("reject_resign")) main.append(button(c, t("btn.reject_resign"), "reject_resign", () => c.act("reject_resign")));
+    if (c.input.canMove()) {
+      const opts = c.input.options();
+      if (m.forced && !c.input.played.length) {
+        main.append(button(c, t("btn.play_forced", { move: m.moves[0].move }), "play-forced", () => c.input.playForced(), "primary"));
       }
       if (opts && opts.complete) {
-        main.append(button(page, `${t("btn.confirm")} ${opts.move || ""}`.trim(), "confirm-move", () => page.input.confirmMove(), "primary"));
+        main.append(button(c, `${t("btn.confirm")} ${opts.move || ""}`.trim(), "confirm-move", () => c.input.confirmMove(), "primary"));
       }
-      if (page.input.played.length) {
-        main.append(button(page, t("btn.undo"), "undo", () => page.input.undo()));
-        if (page.input.played.length > 1) main.append(button(page, t("btn.undo_all"), "undo-all", () => page.input.undoAll()));
+      if (c.input.played.length) {
+        main.append(button(c, t("btn.undo"), "undo", () => c.input.undo()));
+        if (c.input.played.length > 1) main.append(button(c, t("btn.undo_all"), "undo-all", () => c.input.undoAll()));
       }
     }
   }
   const extra = h("div", { class: "actions secondary" });
-  if (canHint(page)) extra.append(button(page, t("btn.hint"), "hint", () => askHint(page)));
+  if (c.hints.can()) {
+    extra.append(button(c, t("btn.hint"), "hint", () => {
+      if (c.store.state) c.rollGrace.hold(c.store.state.version); // they think about the cube
+      c.hints.ask();
+    }));
+  }
   if (m && m.game) {
-    if (page.allowed("resign")) {
-      extra.append(button(page, t("btn.resign"), "resign", () => {
-        page.resignMenu = true;
-        renderControls(page);
+    if (c.store.allowed("resign")) {
+      extra.append(button(c, t("btn.resign"), "resign", () => {
+        c.resignMenu = true;
+        renderControls(c);
       }));
     }
-    if (page.allowed("abandon")) {
-      extra.append(button(page, t("btn.abandon"), "abandon", () => ask(page, abandonText(page), () => page.act("abandon"), "abandon"), "danger"));
+    if (c.store.allowed("abandon")) {
+      extra.append(button(c, t("btn.abandon"), "abandon", () => ask(c, abandonText(c), () => c.act("abandon"), "abandon"), "danger"));
     }
   }
-  if (page.you.can_leave) {
-    extra.append(button(page, t("btn.leave"), "leave", () => ask(page, t("ask.leave"), () => leave(page), "leave")));
+  if (c.store.you.can_leave) {
+    extra.append(button(c, t("btn.leave"), "leave", () => ask(c, t("ask.leave"), () => leave(c), "leave")));
   }
+  // the first row keeps a button's height while it has none (before a step, the bot's turn):
+  // the row under it does not jump by a row each time Roll or Undo comes or goes
+  if (!main.childElementCount) main.append(h("span", { class: "btn row-keeper", "aria-hidden": "true" }, "\u00a0"));
   replaceChildren(e.controls, main, extra);
 }
 
 // The settings of the seated player (remembered in localStorage), in the side column.
-/** @param {GamePage} page */
-export function renderSettings(page) {
-  const e = page.el;
-  const m = page.match;
-  const show = page.mySeat !== null && Boolean(m) && !m.over;
+/** @param {ControlsHost} c */
+export function renderSettings(c) {
+  const e = c.el;
+  const m = c.store.match;
+  const show = c.store.mySeat !== null && Boolean(m) && !m.over;
   e.settings.hidden = !show;
   if (!show) return;
   const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const focused = active && e.settings.contains(active) ? active.dataset.testid : null;
   /**
    * @param {string} testid
-   * @param {"quickMove" | "autoConfirm" | "autoForced"} field
+   * @param {"quickMove" | "autoConfirm" | "autoForced" | "autoRoll"} field
    * @param {string} key
    * @param {string} label
    * @param {() => void} [after]
@@ -133,10 +161,10 @@ export function renderSettings(page) {
    */
   const option = (testid, field, key, label, after, invert = false) => {
     const box = h("input", { type: "checkbox", "data-testid": testid });
-    box.checked = page.input[field] !== invert;
+    box.checked = c.input[field] !== invert;
     box.addEventListener("change", () => {
       const on = box.checked !== invert;
-      page.input[field] = on;
+      c.input[field] = on;
       storage(key, on ? "1" : "0");
       if (after) after();
     });
@@ -147,68 +175,70 @@ export function renderSettings(page) {
     option("quick-move", "quickMove", "gammon.quickMove", "move.quick"),
     // complete moves go by themselves after a short grace (the default); ticked, the player
     // confirms each one (a click on the dice, Confirm, Enter)
-    option("confirm-myself", "autoConfirm", "gammon.autoConfirm", "move.confirm_myself", () => page.input.maybeAutoConfirm(), true),
-    option("auto-forced", "autoForced", "gammon.autoForced", "move.auto_forced", () => page.input.maybeAutoPlay()),
+    option("confirm-myself", "autoConfirm", "gammon.autoConfirm", "move.confirm_myself", () => c.input.maybeAutoConfirm(), true),
+    option("auto-forced", "autoForced", "gammon.autoForced", "move.auto_forced", () => c.input.maybeAutoPlay()),
+    // the roll is made after a short grace when the player may double and does not
+    option("auto-roll", "autoRoll", "gammon.autoRoll", "move.auto_roll", () => renderControls(c)),
     e.moveForm,
   );
   e.moveLabel.textContent = t("move.box");
   e.moveSend.textContent = t("move.box_send");
   e.moveHelp.textContent = t("move.box_help");
-  const typing = page.input.canMove() && !(page.match && page.match.moves_omitted);
+  const typing = c.input.canMove() && !(c.store.match && c.store.match.moves_omitted);
   e.moveInput.disabled = !typing;
   e.moveSend.disabled = !typing;
   if (focused) {
-    const again = e.settings.querySelector(`[data-testid=${focused}]`);
+    const again = /** @type {HTMLElement | null} */ (e.settings.querySelector(`[data-testid=${focused}]`));
     if (again) again.focus();
   }
 }
 
 // The highest resignation level of ours the other side rejected this game (0 = none).
-/** @param {GamePage} page */
-export function rejectedLevel(page) {
-  const g = page.match && page.match.game;
-  const me = page.mySeat;
+/** @param {ControlsHost} c */
+export function rejectedLevel(c) {
+  const g = c.store.match && c.store.match.game;
+  const me = c.store.mySeat;
   if (!g || me === null || !Array.isArray(g.rejected)) return 0;
   return g.rejected[me] || 0;
 }
 
 // Money at stake: points x the table's stake in a money session (0 in a match).
-/** @param {GamePage} page */
-export function stake(page) {
-  const o = (page.state && page.state.table && page.state.table.options) || {};
+/** @param {ControlsHost} c */
+export function stake(c) {
+  const o = (c.store.state && c.store.state.table && c.store.state.table.options) || {};
   return o.match_length ? 0 : o.stake || 0;
 }
 
 // The most a game can be worth in cubes: 1 (Oin), 2 (Mars) or 3 (Cox); 1 under the Jacoby
 // rule while the cube is centred (`centred`: whether it still is when the game is scored).
 /**
- * @param {GamePage} page
+ * @param {ControlsHost} c
  * @param {boolean} [centred]
  */
-export function maxResult(page, centred = false) {
-  const o = (page.state && page.state.table && page.state.table.options) || {};
+export function maxResult(c, centred = false) {
+  const o = (c.store.state && c.store.state.table && c.store.state.table.options) || {};
   if (centred && o.jacoby && !o.match_length) return 1;
   return o.end_setting === "oin" ? 1 : o.end_setting === "mars" ? 2 : 3;
 }
 
 // "4 points" or "4 points (40 in play money)"
 /**
- * @param {GamePage} page
+ * @param {ControlsHost} c
  * @param {number} n
  */
-export function risk(page, n) {
-  const perPoint = stake(page);
+export function risk(c, n) {
+  const perPoint = stake(c);
   return perPoint ? t("risk.money", { points: points(n), money: n * perPoint }) : points(n);
 }
 
 // Whether the server is about to roll by itself (protocol: "the server rolls for a player
 // by itself when rolling is the only sensible choice"), so that no Roll button flashes.
-/** @param {GamePage} page */
-export function serverRolls(page) {
-  const st = page.state;
-  const g = page.match && page.match.game;
+/** @param {ControlsHost} c */
+export function serverRolls(c) {
+  const st = c.store.state;
+  const g = c.store.match && c.store.match.game;
   if (!g) return false;
-  if (g.phase === "turn") return !page.allowed("double");
+  if (g.phase === "turn") return !c.store.allowed("double");
   if (g.phase === "opening") {
     const dice = st.dice || {};
     const seats = (st.table && st.table.seats) || [];
@@ -219,27 +249,63 @@ export function serverRolls(page) {
 }
 
 /**
- * Ask for a confirmation in the page before acting.
- * @param {GamePage} page
+ * Ask for a confirmation in the c before acting.
+ * @param {ControlsHost} c
  * @param {string} text
  * @param {() => void} onConfirm
  * @param {string | null} [action] the action asked about: the question goes when it is no longer allowed
  */
-export function ask(page, text, onConfirm, action = null) {
-  page.resignMenu = false;
-  page.prompt = { text, onConfirm, action };
-  renderControls(page);
+export function ask(c, text, onConfirm, action = null) {
+  c.resignMenu = false;
+  if (c.store.state) c.rollGrace.hold(c.store.state.version); // a question: the roll waits for them
+  const cube = action !== null && CUBE_ACTIONS.has(action) && c.input.autoConfirm;
+  const prompt = cube ? { text, onConfirm, action, since: performance.now(), graceMs: CUBE_GRACE_MS } : { text, onConfirm, action };
+  c.prompt = prompt;
+  if (cube) {
+    // one click: sent after the grace unless undone (or confirmed at once) meanwhile
+    const fire = () => {
+      if (c.prompt !== prompt) return;
+      if (c.blocked()) window.setTimeout(fire, 200);
+      else prompt.onConfirm();
+    };
+    window.setTimeout(fire, CUBE_GRACE_MS);
+  }
+  renderControls(c);
+}
+
+/**
+ * Roll for the player after a grace when the cube is live and they do not double (the
+ * setting "roll for me", on by default; cubegrace.js): arms the grace of this turn and
+ * returns when it began, or null when it does not run.
+ * @param {ControlsHost} c
+ * @returns {number | null}
+ */
+function autoRoll(c) {
+  const st = c.store.state;
+  if (!st || !c.input.autoRoll || !c.store.allowed("double")) return null;
+  const version = st.version;
+  c.rollGrace.arm(
+    version,
+    () => {
+      if (!c.store.state || c.store.state.version !== version || !c.store.allowed("roll")) return "hold";
+      if (c.prompt || c.resignMenu || !c.input.autoRoll) return "hold";
+      return c.blocked() ? "wait" : "go";
+    },
+    () => c.act("roll"),
+    () => renderControls(c),
+  );
+  return c.rollGrace.since(version);
 }
 
 // Abandoning scores the game from the board: at least the cube, at most the end setting's.
-/** @param {GamePage} page */
-export function abandonText(page) {
-  const g = page.match.game;
+/** @param {ControlsHost} c */
+export function abandonText(c) {
+  const g = c.store.match.game;
   const value = g.cube.value;
-  const max = maxResult(page, g.cube.owner === null || g.cube.owner === undefined);
-  const me = page.mySeat ?? 0;
+  const max = maxResult(c, g.cube.owner === null || g.cube.owner === undefined);
+  const me = c.store.mySeat ?? 0;
   const level = Math.min(abandonLevel(g.board[me], g.waiting ? g.waiting[me] : 0), max);
-  return t(max > 1 ? "ask.abandon_risk" : "ask.abandon_risk1", { risk: risk(page, value * level), min: risk(page, value), max: risk(page, value * max) });
+  return t(max > 1 ? "ask.abandon_risk" : "ask.abandon_risk1", { risk: risk(c, value * level), min: risk(c, value), max: risk(c, value * max) });
 }
 
 /**
@@ -255,50 +321,37 @@ export function abandonLevel(own, waiting) {
 }
 
 /**
- * @param {GamePage} page
+ * @param {ControlsHost} c
  * @param {"take" | "drop" | "beaver" | "raccoon"} type
  */
-export function askCube(page, type) {
-  const g = page.match.game;
+export function askCube(c, type) {
+  const g = c.store.match.game;
   const value = g.phase === "doubled" ? g.cube.value * 2 : g.cube.value;
   const before = g.phase === "doubled" ? g.cube.value : Math.max(1, g.cube.value / 2);
-  const max = maxResult(page);
+  const max = maxResult(c);
   const text = {
-    take: max > 1 ? t("ask.take_risk", { value, risk: risk(page, value), max: risk(page, value * max) }) : t("ask.take_risk1", { value, risk: risk(page, value) }),
-    drop: t("ask.drop", { points: risk(page, before) }),
+    take: max > 1 ? t("ask.take_risk", { value, risk: risk(c, value), max: risk(c, value * max) }) : t("ask.take_risk1", { value, risk: risk(c, value) }),
+    drop: t("ask.drop", { points: risk(c, before) }),
     beaver: t("ask.beaver", { value: g.cube.value * 4 }),
     raccoon: t("ask.raccoon", { value: g.cube.value * 2 }),
   }[type];
-  ask(page, text, () => page.act(type), type);
+  ask(c, text, () => c.act(type), type);
 }
 
 /**
- * @param {GamePage} page
+ * @param {ControlsHost} c
  * @param {number} seat
  */
-export function sit(page, seat) {
-  if (page.cfg.user) {
-    page.send({ type: "sit", seat }, { action: true });
+export function sit(c, seat) {
+  if (c.store.cfg.user) {
+    c.send({ type: "sit", seat }, { action: true });
     return;
   }
-  postForm(page, `/tables/${encodeURIComponent(page.cfg.table)}/sit`, { seat: String(seat) });
+  postForm(c.store.cfg.csrf, `/tables/${encodeURIComponent(c.store.cfg.table)}/sit`, { seat: String(seat) });
 }
 
-/** @param {GamePage} page */
-export function leave(page) {
-  page.prompt = null;
-  postForm(page, `/tables/${encodeURIComponent(page.cfg.table)}/leave`, {});
-}
-
-/**
- * @param {GamePage} page
- * @param {string} action
- * @param {Record<string, string>} fields
- */
-export function postForm(page, action, fields) {
-  const form = h("form", { method: "post", action, hidden: true });
-  form.append(h("input", { type: "hidden", name: "csrf_token", value: page.cfg.csrf }));
-  for (const [k, v] of Object.entries(fields)) form.append(h("input", { type: "hidden", name: k, value: v }));
-  document.body.append(form);
-  form.submit();
+/** @param {ControlsHost} c */
+export function leave(c) {
+  c.prompt = null;
+  postForm(c.store.cfg.csrf, `/tables/${encodeURIComponent(c.store.cfg.table)}/leave`, {});
 }

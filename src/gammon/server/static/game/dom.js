@@ -74,3 +74,18 @@ export function storage(key, value) {
   }
   return null;
 }
+
+/**
+ * Submit a hidden POST form (with the CSRF token): the browser goes where the server sends it.
+ * @param {string} csrf the page's CSRF token
+ * @param {string} action the form's URL
+ * @param {Record<string, string>} fields
+ * @example postForm(csrf, "/tables/Ab3dE5fG7hJ9/sit", { seat: "1" })
+ */
+export function postForm(csrf, action, fields) {
+  const form = h("form", { method: "post", action, hidden: true });
+  form.append(h("input", { type: "hidden", name: "csrf_token", value: csrf }));
+  for (const [k, v] of Object.entries(fields)) form.append(h("input", { type: "hidden", name: k, value: v }));
+  document.body.append(form);
+  form.submit();
+}

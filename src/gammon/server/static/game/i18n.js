@@ -1,7 +1,8 @@
 // @ts-check
 // Translations of every string the game and verification pages show: English, French,
-// Italian, one catalogue per language (i18n/en.js, fr.js, it.js), and only the page's
-// language is loaded (`loadLang`; switching language loads the new one).
+// Italian. The texts are the server's (its gettext catalogue, the entries marked
+// "#. browser: game"), fetched from /i18n/<lang>.json, and only the page's language is loaded
+// (`loadLang`; switching language loads the new one).
 // t("key", {name: "x"}) fills {name} placeholders; a key missing in the language logs an
 // error and shows the key (so the browser tests catch it).
 
@@ -43,7 +44,9 @@ export async function loadLang(lang) {
   const code = pickLang(lang);
   let catalogue = loaded.get(code);
   if (!catalogue) {
-    catalogue = /** @type {{default: Record<string, string>}} */ (await import(`./i18n/${code}.js`)).default;
+    const answer = await fetch(`/i18n/${code}.json`);
+    if (!answer.ok) throw new Error(`i18n: no catalogue for ${code} (${answer.status})`);
+    catalogue = /** @type {Record<string, string>} */ (await answer.json());
     loaded.set(code, catalogue);
   }
   current = code;

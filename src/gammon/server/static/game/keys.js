@@ -4,7 +4,13 @@
 // selection. Each presses the page's own button (the same questions are asked), and only
 // while it is there and enabled; keys typed in a field are the field's.
 
-/** @typedef {import("./page.js").GamePage} GamePage */
+/**
+ * What the keys need of the page.
+ * @typedef {object} KeysHost
+ * @property {HTMLElement} root the page, whose buttons the keys press
+ * @property {HTMLInputElement} moveInput the text move box (M)
+ * @property {() => boolean} dropSelection Escape: unselect the selected checker; whether one was
+ */
 
 /** @type {Record<string, string>} key -> the button's data-action */
 const BUTTONS = { h: "hint", r: "roll", d: "double", t: "take", p: "drop", u: "undo", backspace: "undo", c: "confirm-move", enter: "confirm-move" };
@@ -25,23 +31,19 @@ export function keyTarget(key, find) {
   return action ? find(`[data-action=${action}]:not([disabled])`) : null;
 }
 
-/** @param {GamePage} page */
-export function installKeys(page) {
+/** @param {KeysHost} host */
+export function installKeys(host) {
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && page.input.selected !== null) {
-      page.input.selected = null;
-      page.renderBoard();
-      return;
-    }
+    if (e.key === "Escape" && host.dropSelection()) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const target = /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement ? e.target : null);
     if (target && (target.closest("input, textarea, select, [contenteditable]") || (e.key === "Enter" && target.closest("button, a, [role=button]")))) return;
-    if (e.key.toLowerCase() === "m" && page.el.moveInput && !page.el.moveInput.disabled) {
+    if (e.key.toLowerCase() === "m" && !host.moveInput.disabled) {
       e.preventDefault();
-      page.el.moveInput.focus();
+      host.moveInput.focus();
       return;
     }
-    const button = keyTarget(e.key, (s) => /** @type {HTMLElement | null} */ (page.root.querySelector(s)));
+    const button = keyTarget(e.key, (s) => /** @type {HTMLElement | null} */ (host.root.querySelector(s)));
     if (!button) return;
     e.preventDefault();
     button.click();

@@ -330,6 +330,38 @@ export class MoveBuilder {
   }
 
   /**
+   * The boards of the listed moves that `played` can still lead to (each once; at most
+   * `limit` looked at): for choosing what a click most likely means (firstclick.js).
+   * @param {ArrayLike<number | boolean>[]} played
+   * @param {number} [limit]
+   * @returns {Board[]}
+   */
+  ends(played, limit = 400) {
+    const at = this.replay(played);
+    if (!at) return [];
+    /** @type {Board[]} */
+    const out = [];
+    const seen = new Set();
+    /**
+     * @param {Board} board
+     * @param {number[]} used
+     */
+    const walk = (board, used) => {
+      const key = `${boardKey(board)}/${sortedKey(used)}`;
+      if (seen.has(key) || seen.size >= limit) return;
+      seen.add(key);
+      if (this.listed(board, used) >= 0) out.push(board);
+      if (used.length >= this.longest) return;
+      for (const n of this.next(board, used)) {
+        const after = [...used, n.step[2]];
+        if (this.reaches(n.board, after)) walk(n.board, after);
+      }
+    };
+    walk(at.board, at.used);
+    return out;
+  }
+
+  /**
    * @param {ArrayLike<number | boolean>[]} played
    * @returns {StepAnswer | null}
    */
@@ -367,13 +399,13 @@ export class MoveBuilder {
  * The turn of the seat to move as the builder reads it from a `state` message, or null when
  * the state does not list the moves (not this seat's turn to move, or `moves_omitted`).
  * @param {any} state the `state` object (docs/protocol.md)
- * @param {number} seat the mover's seat
+ * @param {number | null} seat the viewer's seat (null: a spectator, never the mover)
  * @returns {Turn | null}
  */
 export function turnFromState(state, seat) {
   const m = state && state.match;
   const g = m && m.game;
-  if (!g || !Array.isArray(m.moves) || !g.dice || g.turn !== seat) return null;
+  if (!g || seat === null || !Array.isArray(m.moves) || !g.dice || g.turn !== seat) return null;
   const variant = (state.table && state.table.variant) || {};
   const other = Array.isArray(variant.other_point) && variant.other_point.length === 26
     ? variant.other_point

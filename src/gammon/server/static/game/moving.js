@@ -5,6 +5,7 @@
 // server; only when the state leaves the moves out (`moves_omitted`, an acey-deucey 1-2) are
 // the server's `steps` answers asked for, as docs/protocol.md describes.
 
+import { preferredStep } from "./firstclick.js";
 import { MoveBuilder, playOn, turnFromState } from "./movebuilder.js";
 import { sound } from "./sound.js";
 import { storage } from "./dom.js";
@@ -12,7 +13,17 @@ import { storage } from "./dom.js";
 /** How long a complete move waits before it is sent by itself (ms): Undo or a click on a checker takes it back meanwhile. */
 export const GRACE_MS = 1000;
 
-/** @typedef {import("./page.js").GamePage} GamePage */
+/**
+ * What the move input needs of the page.
+ * @typedef {object} MoveHost
+ * @property {import("./store.js").TableStore} store the table (its state, moves, the viewer)
+ * @property {() => boolean} busy whether an action awaits its answer
+ * @property {() => boolean} online whether the table's socket is open
+ * @property {() => void} render the whole page again
+ * @property {() => void} renderBoard the board alone again
+ * @property {(msg: Record<string, any>) => string | number | null} send
+ * @property {(type: string, extra?: Record<string, any>) => void} act send an action (the page is busy until its answer)
+ */
 /** @typedef {import("./movebuilder.js").Step} Step */
 /** @typedef {import("./movebuilder.js").StepAnswer} StepAnswer */
 /**
@@ -21,9 +32,9 @@ export const GRACE_MS = 1000;
  */
 
 export class MoveInput {
-  /** @param {GamePage} page */
-  constructor(page) {
-    this.page = page;
+  /** @param {MoveHost} host */
+  constructor(host) {
+    this.host = host;
     /** @type {Step[]} the steps made this turn */
     this.played = [];
     /** @type {number | null} the point whose checker is selected */
@@ -40,6 +51,9 @@ export class MoveInput {
     // a complete move is sent by itself after a short grace (the default); "0" stored: the
     // player confirms each move (a click on the dice, the Confirm button, Enter)
     this.autoConfirm = storage("gammon.autoConfirm") !== "0";
+    // the player's roll is made for them after a short grace when the cube is live (the
+    // default): Double stays offered meanwhile (controls.js, cubegrace.js)
+    this.autoRoll = storage("gammon.autoRoll") !== "0";
     this.graceMs = GRACE_MS;
     /** @type {{played: Step[], timer: number, since: number} | null} a complete move about to be sent */
     this.sending = null;
@@ -72,21 +86,21 @@ export class MoveInput {
   }
 
   canMove() {
-    const page = this.page;
-    const m = page.match;
+    const { store, busy, online } = this.host;
+    const m = store.match;
     return Boolean(
       m && m.game && m.game.phase === "moving" && ((Array.isArray(m.moves) && m.moves.length) || m.moves_omitted) &&
-        page.allowed("move") &&
-        !page.busy && page.connStatus === "online",
+        store.allowed("move") &&
+        !busy() && online(),
     );
   }
 
   // The move builder of the current state (null when its moves are left out).
   builder() {
-    const state = this.page.state;
+    const state = this.host.store.state;
     const moves = state && state.match && state.match.moves;
     if (!this.built || this.built.state !== state || this.built.moves !== moves) {
-      const turn = turnFromState(state, this.page.mySeat);
+      const turn = turnFromState(state, this.host.store.mySeat);
       this.built = { state, moves, builder: turn ? new MoveBuilder(turn) : null };
     }
     return this.built.builder;
@@ -94,7 +108,7 @@ export class MoveInput {
 
   /** @param {Step[]} played */
   stepsKey(played) {
-    return `${this.page.state.version}|${JSON.stringify(played.map((s) => s.slice(0, 3)))}`;
+    return `${this.host.store.state.version}|${JSON.stringify(played.map((s) => s.slice(0, 3)))}`;
   }
 
   /**
@@ -106,7 +120,7 @@ export class MoveInput {
     if (!this.canMove()) return null;
     const builder = this.builder();
     if (builder) return builder.options(this.played);
-    const first = this.played.length ? null : this.page.match.step_options;
+    const first = this.played.length ? null : this.host.store.match.step_options;
     if (first) return first;
     const known = this.stepsCache.get(this.stepsKey(this.played));
     if (known === undefined) this.requestSteps(); // asked once (a state without its first steps too)
@@ -133,12 +147,14 @@ export class MoveInput {
    * can move plays it at once by the larger die it can use (a second click, by the other);
    * a double-click takes the same checker on by the next die too (so a checker that can bear
    * off with both dice does). Otherwise the click selects it and a click on a highlighted point
-   * plays it there (dragging works either way).
+   * plays it there (dragging works either way). On a touch screen two quick taps are two
+   * clicks (each its own step): a double-click is a mouse's or a key's.
    * @param {number} p
+   * @param {string} [pointer] the pointer's type ("mouse", "touch", "pen"; none: a key)
    */
-  onPoint(p) {
+  onPoint(p, pointer = "mouse") {
     const opts = this.options();
-    const last = this.lastQuick;
+    const last = pointer === "touch" ? null : this.lastQuick;
     if (this.quickMove && last && last.from === p && performance.now() - last.at < 400 && last.count === this.played.length) {
       // the second click of a double-click: the checker that just moved goes on
       this.lastQuick = null;
@@ -150,7 +166,7 @@ export class MoveInput {
     if (this.sending) {
       // a click on the board while the move waits to be sent: it stays, to confirm or undo
       this.cancelSending();
-      this.page.render();
+      this.host.render();
       return;
     }
     if (!opts || opts.complete) return;
@@ -191,19 +207,18 @@ export class MoveInput {
     const opts = this.options();
     if (!opts || opts.complete) return;
     this.selected = this.sources(opts).has(p) && this.selected !== p ? p : null;
-    this.page.renderBoard();
+    this.host.renderBoard();
   }
 
   /**
-   * The step a single click plays from `from`: by the larger die it can use.
+   * The step a single click plays from `from`: by the die leading to the better move
+   * (firstclick.js; the larger die on a tie).
    * @param {StepAnswer} opts
    * @param {number} from
    */
   quickStep(opts, from) {
     const steps = opts.steps.filter((st) => st[0] === from);
-    if (!steps.length) return null;
-    steps.sort((a, b) => b[2] - a[2]);
-    return steps[0];
+    return preferredStep(this.builder(), this.played, steps, this.otherPoint());
   }
 
   /**
@@ -213,7 +228,7 @@ export class MoveInput {
   onDrag(from, to) {
     if (this.sending) {
       this.cancelSending();
-      this.page.render();
+      this.host.render();
       return;
     }
     const opts = this.options();
@@ -221,7 +236,7 @@ export class MoveInput {
     if (this.destinations(opts, from).has(to)) this.playStep(from, to);
     else {
       this.selected = null;
-      this.page.renderBoard();
+      this.host.renderBoard();
     }
   }
 
@@ -245,19 +260,19 @@ export class MoveInput {
     const builder = this.quickMove ? this.builder() : null;
     if (builder) this.played = [...this.played, ...builder.rest(this.played)];
     this.requestSteps();
-    this.page.render();
+    this.host.render();
     this.maybeAutoConfirm();
   }
 
   // Only when the state leaves the moves out: ask the server what may follow `played`.
   requestSteps() {
     if (this.builder()) return;
-    const m = this.page.match;
+    const m = this.host.store.match;
     if (!this.played.length && (!m || !m.moves_omitted || m.step_options)) return; // the state has them
     const key = this.stepsKey(this.played);
     if (this.stepsCache.has(key)) return;
     for (const k of this.stepsWaiting.values()) if (k === key) return;
-    const id = this.page.send({ type: "steps", played: this.played.map((s) => s.slice(0, 3)) });
+    const id = this.host.send({ type: "steps", played: this.played.map((s) => s.slice(0, 3)) });
     if (id !== null) this.stepsWaiting.set(id, key);
   }
 
@@ -271,8 +286,8 @@ export class MoveInput {
       move: msg.move,
       dice_left: msg.dice_left || [],
     });
-    if (this.page.state && this.played.length && key === this.stepsKey(this.played)) {
-      this.page.render();
+    if (this.host.store.state && this.played.length && key === this.stepsKey(this.played)) {
+      this.host.render();
       if (this.continueFrom) this.continueQuick();
       this.maybeAutoConfirm();
     }
@@ -295,7 +310,7 @@ export class MoveInput {
   // click on Undo or on a checker takes the send back (the move then waits to be confirmed).
   maybeAutoConfirm() {
     if (!this.autoConfirm || !this.played.length) {
-      if (this.cancelSending()) this.page.render();
+      if (this.cancelSending()) this.host.render();
       return;
     }
     if (this.sending && this.sending.played === this.played) return;
@@ -304,7 +319,7 @@ export class MoveInput {
     if (!opts || !opts.complete || !opts.move) return;
     const played = this.played;
     this.sending = { played, since: performance.now(), timer: window.setTimeout(() => this.sendNow(played), this.graceMs) };
-    this.page.render();
+    this.host.render();
   }
 
   /**
@@ -314,14 +329,14 @@ export class MoveInput {
   sendNow(played) {
     const s = this.sending;
     if (!s || s.played !== played || this.played !== played) return;
-    if (this.page.busy) {
+    if (this.host.busy()) {
       // another request awaits its answer: try again in a moment
       s.timer = window.setTimeout(() => this.sendNow(played), 200);
       return;
     }
     this.sending = null;
     if (this.canMove()) this.confirmMove();
-    else this.page.render(); // offline: the move stays, to confirm once back
+    else this.host.render(); // offline: the move stays, to confirm once back
   }
 
   // Take back a move waiting to be sent (it stays built, to confirm or undo).
@@ -344,41 +359,41 @@ export class MoveInput {
     this.played = this.played.slice(0, -1);
     this.selected = null;
     this.requestSteps();
-    this.page.render();
+    this.host.render();
   }
 
   undoAll() {
     this.reset();
-    this.page.render();
+    this.host.render();
   }
 
   // Whether the steps made are a complete move to confirm (the Confirm button, a click on the dice).
   canConfirm() {
     const opts = this.options();
-    return Boolean(this.played.length && opts && opts.complete && opts.move && !this.page.busy);
+    return Boolean(this.played.length && opts && opts.complete && opts.move && !this.host.busy());
   }
 
   confirmMove() {
     this.cancelSending();
     const opts = this.options();
     if (!opts || !opts.complete || !opts.move) return;
-    this.page.act("move", { move: opts.move });
+    this.host.act("move", { move: opts.move });
   }
 
   playForced() {
-    const m = this.page.match;
+    const m = this.host.store.match;
     if (!m || !m.forced || !m.moves || !m.moves.length) return;
-    this.autoSent = this.page.state.version;
-    this.page.act("move", { move: m.moves[0].move });
+    this.autoSent = this.host.store.state.version;
+    this.host.act("move", { move: m.moves[0].move });
   }
 
   maybeAutoPlay() {
-    const page = this.page;
-    const m = page.match;
-    if (!this.autoForced || !this.canMove() || !m.forced || this.autoSent === page.state.version) return;
-    const version = page.state.version;
+    const store = this.host.store;
+    const m = store.match;
+    if (!this.autoForced || !this.canMove() || !m.forced || this.autoSent === store.state.version) return;
+    const version = store.state.version;
     setTimeout(() => {
-      if (page.state && page.state.version === version && this.canMove() && !this.played.length) this.playForced();
+      if (store.state && store.state.version === version && this.canMove() && !this.played.length) this.playForced();
     }, 600);
   }
 
@@ -390,7 +405,7 @@ export class MoveInput {
    * @returns {Shown}
    */
   sentBoard() {
-    const m = this.page.match;
+    const m = this.host.store.match;
     const g = m.game;
     const board = [g.board[0].slice(), g.board[1].slice()];
     const pips = g.pips ? g.pips.slice() : [0, 0];
@@ -414,7 +429,7 @@ export class MoveInput {
    * @returns {number[]}
    */
   otherPoint() {
-    const st = this.page.state;
+    const st = this.host.store.state;
     const v = st && st.table && st.table.variant;
     if (v && Array.isArray(v.other_point) && v.other_point.length === 26) return v.other_point;
     return Array.from({ length: 26 }, (_, q) => (q >= 1 && q <= 24 ? 25 - q : 0));
@@ -426,10 +441,10 @@ export class MoveInput {
    */
   displayState() {
     const sent = this.sentBoard();
-    const me = this.page.mySeat;
+    const me = this.host.store.mySeat;
     if (me === null || !this.played.length) return sent;
     const other = this.otherPoint();
-    const v = this.page.state.table.variant || {};
+    const v = this.host.store.state.table.variant || {};
     const landing = (v.geometry && v.geometry.landing) || "hit";
     let shown = { mine: sent.board[me], theirs: sent.board[1 - me], pins: sent.pinned[1 - me], waiting: sent.waiting[me] };
     for (const [from, to] of this.played) shown = playOn(shown, from, to, other, landing).board;
@@ -449,7 +464,7 @@ export class MoveInput {
    * @param {number} seat
    */
   pips(seat) {
-    const m = this.page.match;
+    const m = this.host.store.match;
     if (!m || !m.game) return 0;
     if (!this.played.length) return this.sentBoard().pips[seat];
     const { board, waiting } = this.displayState();

@@ -1,26 +1,32 @@
 // @ts-check
-// The game page's side panels: the match (score, options, links), the end of the match and
-// the rematch, the move list, the chat, the spectators and the fair dice.
+// The game page's side panels: the match (score, options, links), the move list (the earlier
+// games of a long session asked for when opened) and the spectators. The end of the match is
+// in over.js, the chat in chat.js, the fair dice in fair.js.
 
-import { postForm } from "./controls.js";
 import { h, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
 import { resultText } from "./movelist.js";
-import { sound } from "./sound.js";
-import { statusText } from "./tableview.js";
 
-/** @typedef {import("./page.js").GamePage} GamePage */
+/** @typedef {import("./store.js").TableStore} TableStore */
+/** @typedef {import("./store.js").Message} Message */
 
-/** @param {GamePage} page */
-export function matchId(page) {
-  const m = page.match;
-  return (m && m.match_id) || (page.state && page.state.dice && page.state.dice.match_id) || page.cfg.table;
+/**
+ * The match's id (its record's URL), else the table's.
+ * @param {TableStore} store
+ * @example matchId(store) // "Ab3dE5fG7hJ9"
+ */
+export function matchId(store) {
+  const m = store.match;
+  return (m && m.match_id) || (store.state && store.state.dice && store.state.dice.match_id) || store.cfg.table;
 }
 
-/** @param {GamePage} page */
-export function matchLinks(page) {
-  const id = encodeURIComponent(matchId(page));
-  const variant = page.state && page.state.table && page.state.table.variant;
+/**
+ * The match's links: record, action log, .mat (the backgammon board only), dice verification.
+ * @param {TableStore} store
+ */
+export function matchLinks(store) {
+  const id = encodeURIComponent(matchId(store));
+  const variant = store.state && store.state.table && store.state.table.variant;
   return h("ul", { class: "links", "data-testid": "match-links" },
     h("li", {}, h("a", { href: `/matches/${id}`, "data-link": "record" }, t("over.record"))),
     h("li", {}, h("a", { href: `/matches/${id}/log`, "data-link": "log" }, t("over.log"))),
@@ -32,20 +38,23 @@ export function matchLinks(page) {
   );
 }
 
-/** @param {GamePage} page */
-export function renderInfo(page) {
-  const st = page.state;
-  const e = page.el;
+/**
+ * The match panel: the score, the games, the table's options, the links.
+ * @param {TableStore} store
+ * @param {HTMLElement} panel
+ */
+export function renderInfo(store, panel) {
+  const st = store.state;
   if (!st || !st.table) {
-    replaceChildren(e.info);
+    replaceChildren(panel);
     return;
   }
   const o = st.table.options || {};
-  const m = page.match;
+  const m = store.match;
   const title = o.match_length ? t("score.match", { n: o.match_length }) : t("score.money");
   const rows = [h("h2", {}, title)];
   if (m) {
-    const names = page.names();
+    const names = store.names();
     const score = m.score || [0, 0];
     const line = h("p", { class: "scoreline", "data-testid": "scoreline" },
       `${names[0]} ${score[0]} – ${score[1]} ${names[1]}`);
@@ -78,167 +87,89 @@ export function renderInfo(page) {
   if (st.table.private) opts.push(t("opt.private"));
   rows.push(h("p", { class: "options muted" }, opts.join(" · "), " · ",
     h("a", { href: `/rules/${encodeURIComponent(o.variant || "standard")}`, "data-link": "rules" }, t("info.rules"))));
-  if (m) rows.push(matchLinks(page));
-  replaceChildren(e.info, rows);
-}
-
-/** @param {GamePage} page */
-export function renderOver(page) {
-  const e = page.el;
-  const st = page.state;
-  const finished = st && st.table && st.table.status === "finished";
-  const over = finished || (page.match && page.match.over);
-  e.over.hidden = !over;
-  if (!over) return;
-  const body = [h("h2", {}, t("over.title")), h("p", { class: "over-text", "data-testid": "over-text" }, statusText(page))];
-  if (finished && page.mySeat !== null && page.cfg.user) {
-    // a rematch: same options, same opponent kind (see POST /tables/{id}/rematch)
-    const offer = page.rematchOffer;
-    const names = page.names();
-    if (offer && offer.offeredBy) body.push(h("p", { class: "rematch-offer", "data-testid": "rematch-offer" }, t("over.rematch_offered", { name: offer.offeredBy })));
-    const label = offer && offer.offeredBy ? t("btn.rematch_join") : t("btn.rematch");
-    body.push(h("p", {}, h("button", { type: "button", class: "btn primary", "data-action": "rematch", onclick: () => postForm(page, `/tables/${encodeURIComponent(page.cfg.table)}/rematch`, {}) }, label)));
-    watchRematch(page, names);
-  }
-  if (finished) body.push(h("p", {}, h("a", { href: `/matches/${encodeURIComponent(matchId(page))}/analysis`, class: "btn primary", "data-link": "analysis" }, t("over.analysis"))));
-  if (page.match) body.push(matchLinks(page));
-  body.push(h("p", {}, h("a", { href: "/" }, t("over.back"))));
-  replaceChildren(e.over, body);
-}
-
-// After a match between people, look (every 4 s) whether the other player asked for a
-// rematch, to offer it here too (GET /api/tables/{id}/rematch).
-/**
- * @param {GamePage} page
- * @param {string[]} names
- */
-export function watchRematch(page, names) {
-  if (page.rematchTimer) return;
-  const seats = (page.state.table && page.state.table.seats) || [];
-  const other = seats[1 - page.mySeat];
-  if (!other || other.kind === "bot") return;
-  const look = () => {
-    fetch(`/api/tables/${encodeURIComponent(page.cfg.table)}/rematch`, { headers: { Accept: "application/json" } })
-      .then((r) => (r.ok ? r.json() : null))
-      .then((body) => {
-        const table = body && body.table;
-        if (!table) return;
-        clearInterval(page.rematchTimer);
-        const mine = (table.seats || []).some((/** @type {any} */ s) => s && s.name === names[page.mySeat]);
-        if (mine) return;
-        const by = (table.seats || []).find((/** @type {any} */ s) => s);
-        page.rematchOffer = { id: table.id, offeredBy: by ? by.name : names[1 - page.mySeat] };
-        page.toast(t("over.rematch_offered", { name: page.rematchOffer.offeredBy }), "good");
-        sound.play("turn");
-        renderOver(page);
-      })
-      .catch((err) => console.warn("gammon: rematch lookup failed", err));
-  };
-  page.rematchTimer = setInterval(look, 4000);
-  look();
+  if (m) rows.push(matchLinks(store));
+  replaceChildren(panel, rows);
 }
 
 /**
- * @param {GamePage} page
- * @param {boolean} [follow] keep the newest move in view when it was (not when the reader
- *   opened an earlier game)
+ * What the move list needs of the page.
+ * @typedef {object} MovesHost
+ * @property {TableStore} store the table (its move list, names, rotation)
+ * @property {Pick<import("./layout.js").Elements, "moves" | "movesTitle">} el
+ * @property {(msg: Message) => string | number | null} send asks for an earlier game (`history`)
  */
-export function renderMoves(page, follow = true) {
-  const box = page.el.moves;
-  page.el.movesTitle.textContent = t("moves.title");
-  const atBottom = follow && box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
-  const match = page.state && page.state.match;
-  replaceChildren(box, page.moves.render(page.names(), match ? match.rotation : null, {
-    onEarlier: () => page.toggleEarlierGames(),
-    onGame: (n) => page.toggleEarlierGame(n),
-  }));
-  if (atBottom) box.scrollTop = box.scrollHeight;
+
+/**
+ * The move list's panel.
+ * @example
+ * const list = new MovesPanel({store, el, send});
+ * list.render(); // keeps the newest move in view
+ */
+export class MovesPanel {
+  /** @param {MovesHost} host */
+  constructor(host) {
+    this.host = host;
+  }
+
+  /**
+   * @param {boolean} [follow] keep the newest move in view when it was (not when the reader
+   *   opened an earlier game)
+   */
+  render(follow = true) {
+    const { store, el } = this.host;
+    const box = el.moves;
+    el.movesTitle.textContent = t("moves.title");
+    const atBottom = follow && box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+    const match = store.state && store.state.match;
+    replaceChildren(box, store.moves.render(store.names(), match ? match.rotation : null, {
+      onEarlier: () => this.toggleEarlierGames(),
+      onGame: (n) => this.toggleEarlierGame(n),
+    }));
+    if (atBottom) box.scrollTop = box.scrollHeight;
+  }
+
+  // The reader unfolds (or folds) the list of the games the snapshot left out.
+  toggleEarlierGames() {
+    const moves = this.host.store.moves;
+    moves.earlierShown = !moves.earlierShown;
+    this.render(false);
+    this.refocus("[data-action=earlier-games]");
+  }
+
+  /** @param {string} selector the control clicked, drawn again: the focus stays on it */
+  refocus(selector) {
+    const again = /** @type {HTMLElement | null} */ (this.host.el.moves.querySelector(selector));
+    if (again) again.focus();
+  }
+
+  /**
+   * The reader opens (or closes) an earlier game: asked for once (`history`), then kept.
+   * @param {number} n
+   */
+  toggleEarlierGame(n) {
+    const moves = this.host.store.moves;
+    if (moves.toggleEarlier(n) && this.host.send({ type: "history", game: n }) === null) {
+      moves.loading.delete(n); // offline: a later click asks again
+      moves.opened.delete(n);
+    }
+    this.render(false);
+    this.refocus(`[data-game="${n}"]`);
+  }
 }
 
 /**
- * Make the visitor a guest (`POST /api/guest`), then reconnect: the table's socket then knows
- * the new session, and the chat opens.
- * @param {GamePage} page
+ * Who watches (names, or a count).
+ * @param {TableStore} store
+ * @param {HTMLElement} panel
  */
-export function chatAsGuest(page) {
-  fetch("/api/guest", {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": page.cfg.csrf },
-    body: "{}",
-  })
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
-    .then((body) => {
-      page.cfg.csrf = body.csrf;
-      page.cfg.user = body.user.name;
-      page.conn.reconnectNow();
-    })
-    .catch((err) => {
-      console.warn("gammon: could not become a guest", err);
-      page.toast(t("error.generic", { message: String(err) }), "error");
-    });
-}
-
-/** @param {GamePage} page */
-export function renderChat(page) {
-  const e = page.el;
-  e.chatTitle.textContent = t("chat.title");
-  e.chatInput.placeholder = t("chat.placeholder");
-  e.chatInput.setAttribute("aria-label", t("chat.placeholder"));
-  e.chatSend.textContent = t("btn.send");
-  const canChat = Boolean(page.you.can_chat);
-  e.chatForm.hidden = !canChat;
-  e.chatNote.hidden = canChat || !page.state;
-  if (visitorsMayNotChat(page)) {
-    // the table keeps its chat to the players (its `spectator_chat` option): say so
-    e.chatNote.dataset.testid = "chat-closed";
-    replaceChildren(e.chatNote, t("chat.closed"));
-  } else {
-    delete e.chatNote.dataset.testid;
-    // a visitor without a session may chat at once as a guest (one click, no form)
-    const asGuest = page.cfg.user ? null : h("button", { type: "button", class: "btn small", "data-action": "chat-as-guest", onclick: () => chatAsGuest(page) }, t("chat.as_guest"));
-    replaceChildren(e.chatNote, t("chat.signin"), asGuest ? " " : "", asGuest);
-  }
-  const items = [...page.chat.values()].sort((a, b) => a.version - b.version);
-  const atBottom = e.chatLog.scrollTop + e.chatLog.clientHeight >= e.chatLog.scrollHeight - 4;
-  if (!items.length) {
-    replaceChildren(e.chatLog, h("li", { class: "muted" }, t("chat.empty")));
-    return;
-  }
-  replaceChildren(e.chatLog, items.map((c) => {
-    const who = h("span", { class: `who${c.seat === 0 || c.seat === 1 ? ` s${c.seat}` : ""}` }, c.name || "?");
-    const tag = c.seat === 0 || c.seat === 1 ? null : h("span", { class: "tag" }, t("chat.spectator"));
-    const text = h("span", { class: "text" });
-    text.textContent = c.text ?? "";
-    return h("li", { "data-version": c.version }, who, tag, " ", text);
-  }));
-  if (atBottom) e.chatLog.scrollTop = e.chatLog.scrollHeight;
-}
-
-// Whether the page's viewer is a visitor at a table whose visitors may not chat.
-/** @param {GamePage} page */
-export function visitorsMayNotChat(page) {
-  const o = (page.state && page.state.table && page.state.table.options) || {};
-  return o.spectator_chat === false && page.mySeat === null;
-}
-
-/** @param {GamePage} page */
-export function sendChat(page) {
-  const text = page.el.chatInput.value.trim();
-  if (!text) return;
-  page.chatId = page.send({ type: "chat", text: text.slice(0, 500) });
-}
-
-/** @param {GamePage} page */
-export function renderSpectators(page) {
-  const e = page.el;
-  const st = page.state;
+export function renderSpectators(store, panel) {
+  const st = store.state;
   const raw = st ? st.spectators ?? (st.table && st.table.spectators) : undefined;
   if (raw === undefined || raw === null) {
-    e.spect.hidden = true;
+    panel.hidden = true;
     return;
   }
-  e.spect.hidden = false;
+  panel.hidden = false;
   let names = [];
   let count = 0;
   if (Array.isArray(raw)) {
@@ -256,47 +187,5 @@ export function renderSpectators(page) {
     body.push(h("p", {}, t("spect.count", { n: count })));
     if (names.length) body.push(h("ul", { class: "spect-list" }, names.map((/** @type {string} */ n) => h("li", {}, n))));
   }
-  replaceChildren(e.spect, body);
-}
-
-/** @param {GamePage} page */
-export function renderFairDice(page) {
-  const e = page.el;
-  e.diceTitle.textContent = t("dice.title");
-  e.seedButton.textContent = t("btn.set_seed");
-  e.seedInput.setAttribute("aria-label", t("dice.your_seed"));
-  const st = page.state;
-  const dice = st && st.dice;
-  if (!dice) {
-    replaceChildren(e.diceBody, h("p", { class: "muted" }, t("dice.not_started")));
-    return;
-  }
-  const out = [
-    h("div", { class: "kv" }, h("span", { class: "k" }, t("dice.commitment")), h("code", { class: "hex", "data-testid": "commitment" }, dice.commitment || "")),
-  ];
-  const seat = page.mySeat;
-  if (seat !== null) {
-    const seed = typeof dice.your_seed === "string" ? dice.your_seed : page.mySeed;
-    if (page.you.seed_needed) {
-      if (document.activeElement !== e.seedInput) e.seedInput.value = seed;
-      out.push(h("div", { class: "kv" }, h("span", { class: "k" }, t("dice.your_seed")), e.seedForm));
-      out.push(h("p", { class: "muted small" }, t("dice.seed_help")));
-    } else {
-      out.push(h("div", { class: "kv" }, h("span", { class: "k" }, t("dice.your_seed")), h("code", { "data-testid": "your-seed" }, seed || t("dice.empty_seed"))));
-    }
-  }
-  if (dice.locked) {
-    out.push(h("p", { class: "muted small" }, t("dice.locked")));
-    if (dice.client_seeds) {
-      const names = page.names();
-      out.push(h("div", { class: "kv" }, h("span", { class: "k" }, t("dice.client_seeds")),
-        h("span", {}, [0, 1].map((s) => h("span", { class: "seedline" }, `${names[s]}: `, h("code", {}, dice.client_seeds[s] || t("dice.empty_seed")))))));
-    }
-  }
-  out.push(h("div", { class: "kv" }, h("span", { class: "k" }, t("dice.server_seed")),
-    dice.server_seed ? h("code", { class: "hex", "data-testid": "server-seed" }, dice.server_seed) : h("span", { class: "muted" }, t("dice.hidden"))));
-  if (dice.server_seed) {
-    out.push(h("p", {}, h("a", { href: `/matches/${encodeURIComponent(matchId(page))}/verify`, class: "btn small", "data-link": "verify-dice" }, t("dice.verify"))));
-  }
-  replaceChildren(e.diceBody, out);
+  replaceChildren(panel, body);
 }

@@ -3,46 +3,53 @@
 // clock), the board with the steps played so far, and the status line saying whose decision
 // it is.
 
-import { sit } from "./controls.js";
 import { describeBoard } from "./describe.js";
 import { fmtClock, fmtDice, h, replaceChildren } from "./dom.js";
-import { hasKey, personName, points, t } from "./i18n.js";
+import { hasKey, points, t } from "./i18n.js";
+import { displayName } from "./store.js";
 
-/** @typedef {import("./page.js").GamePage} GamePage */
+/**
+ * What the table's view needs of the view.
+ * @typedef {object} TableHost
+ * @property {import("./store.js").TableStore} store the table
+ * @property {import("./moving.js").MoveInput} input the move being built (the board shows its steps)
+ * @property {import("./board.js").BoardView} board
+ * @property {HTMLElement} root the view (its clocks)
+ * @property {Pick<import("./layout.js").Elements, "top" | "bottom" | "desc" | "status" | "notice">} el
+ * @property {() => {key: string, code: string, message: string} | null} notice the server's last refusal, shown under the status
+ * @property {() => boolean} online whether the table's socket is open
+ * @property {(text: string, kind?: string) => void} toast
+ * @property {(seat: number) => void} sit take an empty seat
+ */
+/** @typedef {Pick<TableHost, "store" | "input">} StatusHost what the status line reads */
 
-// A seat's name as shown: the server names its bots "gammon-bot (LEVEL)", in English; the
-// level is shown in the page's language.
-/** @param {{name?: string, kind?: string, level?: string | null} | null} seat the `table.seats` entry */
-export function displayName(seat) {
-  if (!seat || !seat.name) return null;
-  return seat.kind === "bot" ? personName(seat.name) : seat.name;
-}
 
-/** @param {GamePage} page */
-export function renderPlayers(page) {
-  const bottom = page.bottomSeat;
-  renderPlayer(page, page.el.bottom, bottom);
-  renderPlayer(page, page.el.top, 1 - bottom);
+
+/** @param {TableHost} view */
+export function renderPlayers(view) {
+  const bottom = view.store.bottomSeat;
+  renderPlayer(view, view.el.bottom, bottom);
+  renderPlayer(view, view.el.top, 1 - bottom);
 }
 
 /**
- * @param {GamePage} page
+ * @param {TableHost} view
  * @param {HTMLElement} node
  * @param {number} seat
  */
-export function renderPlayer(page, node, seat) {
-  const st = page.state;
+export function renderPlayer(view, node, seat) {
+  const st = view.store.state;
   const seats = (st && st.table && st.table.seats) || [null, null];
   const info = seats[seat];
-  const m = page.match;
+  const m = view.store.match;
   node.dataset.seat = String(seat);
   const children = [h("span", { class: `swatch s${seat}`, title: t("seat.checkers", { color: t(seat === 0 ? "color.light" : "color.dark") }) })];
   if (!info) {
     children.push(h("span", { class: "name muted" }, t("seat.empty")));
-    // a visitor without a session may sit too: the form makes a guest (protocol: page shells)
-    const visitor = !page.cfg.user && st && st.table && st.table.status === "waiting" && page.mySeat === null;
-    if ((page.you.can_sit && page.you.can_sit[seat]) || visitor) {
-      children.push(h("button", { class: "btn small", type: "button", "data-action": `sit-${seat}`, onclick: () => sit(page, seat) }, t("seat.sit")));
+    // a visitor without a session may sit too: the form makes a guest (protocol: view shells)
+    const visitor = !view.store.cfg.user && st && st.table && st.table.status === "waiting" && view.store.mySeat === null;
+    if ((view.store.you.can_sit && view.store.you.can_sit[seat]) || visitor) {
+      children.push(h("button", { class: "btn small", type: "button", "data-action": `sit-${seat}`, onclick: () => view.sit(seat) }, t("seat.sit")));
     }
     replaceChildren(node, children);
     node.classList.remove("on-turn");
@@ -54,7 +61,7 @@ export function renderPlayer(page, node, seat) {
   // an account's name links to its profile (a new tab: the game goes on); a guest's or a bot's does not
   const profile = info.kind === "user" && info.name ? `/@/${encodeURIComponent(info.name)}` : null;
   children.push(h(profile ? "a" : "span", { class: "name", "data-testid": `name-${seat}`, title: shown, href: profile, target: profile && "_blank", rel: profile && "noopener" }, shown));
-  if (seat === page.mySeat) children.push(h("span", { class: "tag" }, t("seat.you")));
+  if (seat === view.store.mySeat) children.push(h("span", { class: "tag" }, t("seat.you")));
   children.push(h("span", { class: "tag colour", "data-testid": `colour-${seat}` }, t(seat === 0 ? "color.light" : "color.dark")));
   if (info.kind === "bot") {
     const plain = !info.level || shown !== info.name || info.name.includes(info.level);
@@ -65,7 +72,7 @@ export function renderPlayer(page, node, seat) {
   children.push(h("span", { class: "visually-hidden" }, t(online ? "seat.online" : "seat.offline")));
   children.push(h("span", { class: "spacer" }));
   if (m && m.game) {
-    const pips = page.input.pips(seat);
+    const pips = view.input.pips(seat);
     children.push(h("span", { class: "pips", "data-testid": `pips-${seat}` }, t("seat.pips", { pips })));
     children.push(h("span", { class: "score", "data-testid": `score-${seat}`, title: t("score.score") }, String(m.score ? m.score[seat] : 0)));
   }
@@ -75,16 +82,16 @@ export function renderPlayer(page, node, seat) {
   replaceChildren(node, children);
   const turn = m && m.game && m.game.phase !== "over" && (m.to_act || []).includes(seat);
   node.classList.toggle("on-turn", Boolean(turn));
-  tickClocks(page);
+  tickClocks(view);
 }
 
-/** @param {GamePage} page */
-export function tickClocks(page) {
-  const st = page.state;
+/** @param {TableHost} view */
+export function tickClocks(view) {
+  const st = view.store.state;
   if (!st || !st.clock) return;
   const c = st.clock;
-  const now = Date.now() + page.clockOffset;
-  for (const node of /** @type {NodeListOf<HTMLElement>} */ (page.root.querySelectorAll("[data-clock]"))) {
+  const now = Date.now() + view.store.clockOffset;
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (view.root.querySelectorAll("[data-clock]"))) {
     const seat = Number(node.dataset.clock);
     let reserve = c.reserve ? c.reserve[seat] : 0;
     let delay = null;
@@ -102,27 +109,27 @@ export function tickClocks(page) {
   }
 }
 
-/** @param {GamePage} page */
-export function renderBoard(page) {
-  const m = page.match;
-  const bottom = page.bottomSeat;
+/** @param {TableHost} view */
+export function renderBoard(view) {
+  const m = view.store.match;
+  const bottom = view.store.bottomSeat;
   const empty = new Array(26).fill(0);
   if (!m || !m.game) {
-    page.board.render({ bottom, board: [empty, empty], dice: null, cube: null, sources: new Set(), dests: new Set(), selected: null, interactive: false });
-    page.board.setTitle(t("status.waiting"));
+    view.board.render({ bottom, board: [empty, empty], dice: null, cube: null, sources: new Set(), dests: new Set(), selected: null, interactive: false });
+    view.board.setTitle(t("status.waiting_opponent"));
     return;
   }
   const g = m.game;
-  const opts = page.input.options();
+  const opts = view.input.options();
   const interactive = Boolean(opts && !opts.complete);
-  const sources = interactive ? page.input.sources(opts) : new Set();
-  const dests = interactive ? page.input.destinations(opts, page.input.selected) : new Set();
+  const sources = interactive ? view.input.sources(opts) : new Set();
+  const dests = interactive ? view.input.destinations(opts, view.input.selected) : new Set();
   let dice = null;
   if (g.dice && g.phase === "moving" && g.turn !== null) {
     const [a, b] = g.dice;
     const values = a === b ? [a, a, a, a] : [a, b];
     const used = values.map(() => false);
-    for (const [, , die] of page.input.played) {
+    for (const [, , die] of view.input.played) {
       const i = values.findIndex((v, j) => v === die && !used[j]);
       if (i >= 0) {
         used[i] = true;
@@ -134,8 +141,8 @@ export function renderBoard(page) {
     }
     dice = { seat: g.turn, values, used };
   }
-  const options = (page.state.table && page.state.table.options) || {};
-  const variant = (page.state.table && page.state.table.variant) || {};
+  const options = (view.store.state.table && view.store.state.table.options) || {};
+  const variant = (view.store.state.table && view.store.state.table.variant) || {};
   const noDouble = Boolean(m.crawford || g.crawford || g.last_roll);
   const cube = {
     enabled: options.cube !== false && variant.cube !== false,
@@ -151,54 +158,54 @@ export function renderBoard(page) {
     const by = g.phase === "doubled" ? g.doubled_by ?? g.turn : g.phase === "beavered" ? g.cube.owner : g.doubled_by ?? g.turn;
     cube.offer = { value, by };
   }
-  const shown = page.input.displayState();
-  page.board.render({
+  const shown = view.input.displayState();
+  view.board.render({
     bottom,
     board: shown.board,
     pinned: shown.pinned,
     waiting: shown.waiting,
-    other: page.input.otherPoint(),
+    other: view.input.otherPoint(),
     dice,
     cube,
     sources,
     dests,
-    selected: interactive ? page.input.selected : null,
+    selected: interactive ? view.input.selected : null,
     interactive,
     labels: { waiting: t("board.waiting"), pinned: t("board.pinned"), point: t("board.point", { n: "{n}" }), bar: t("board.bar"), tray: t("board.tray") },
-    confirm: page.input.canConfirm() && page.connStatus === "online" ? `${t("btn.confirm")} ${opts && opts.move ? opts.move : ""}`.trim() : null,
-    sending: sendingModel(page),
+    confirm: view.input.canConfirm() && view.online() ? `${t("btn.confirm")} ${opts && opts.move ? opts.move : ""}`.trim() : null,
+    sending: sendingModel(view),
   });
-  page.board.setTitle(statusText(page));
-  const names = page.names();
+  view.board.setTitle(statusText(view));
+  const names = view.store.names();
   const lines = describeBoard({
     bottom,
     board: shown.board,
-    other: page.input.otherPoint(),
+    other: view.input.otherPoint(),
     names,
     waiting: shown.waiting,
     dice: dice && { seat: dice.seat, values: dice.values.filter((_, i) => !dice.used[i]) },
     cube: cube.enabled ? { value: cube.value, owner: cube.owner ?? null } : null,
   }, t);
-  replaceChildren(page.el.desc, h("h2", {}, t("desc.title")), ...lines.map((line) => h("p", {}, line)));
+  replaceChildren(view.el.desc, h("h2", {}, t("desc.title")), ...lines.map((line) => h("p", {}, line)));
 }
 
 // The countdown of a complete move about to be sent by itself (moving.js), for the board.
-/** @param {GamePage} page */
-function sendingModel(page) {
-  const progress = page.input.sendingProgress();
-  return progress === null ? null : { progress, ms: page.input.graceMs, label: t("move.sending") };
+/** @param {TableHost} view */
+function sendingModel(view) {
+  const progress = view.input.sendingProgress();
+  return progress === null ? null : { progress, ms: view.input.graceMs, label: t("move.sending") };
 }
 
-/** @param {GamePage} page */
-export function statusText(page) {
-  const st = page.state;
+/** @param {StatusHost} view */
+export function statusText(view) {
+  const st = view.store.state;
   if (!st) return t("conn.connecting");
-  const names = page.names();
+  const names = view.store.names();
   const table = st.table || {};
-  if (table.status === "waiting") return t("status.waiting");
+  if (table.status === "waiting") return t("status.waiting_opponent");
   if (table.status === "finished") {
     const r = table.result || {};
-    const m = page.match;
+    const m = view.store.match;
     if (r.reason === "match_over" && r.winner !== null && r.winner !== undefined) {
       const score = r.score || (m && m.score) || [0, 0];
       return t("status.over", { name: names[r.winner], s0: score[r.winner], s1: score[1 - r.winner] });
@@ -219,26 +226,26 @@ export function statusText(page) {
     if (r.reason === "balance") return t("status.finished_balance");
     return t("status.finished_closed");
   }
-  const m = page.match;
+  const m = view.store.match;
   if (!m || !m.game) return "";
   const g = m.game;
-  const me = page.mySeat;
+  const me = view.store.mySeat;
   const toAct = m.to_act || [];
   const mine = me !== null && toAct.includes(me);
   const other = toAct.length === 1 ? names[toAct[0]] : "";
   switch (g.phase) {
     case "opening": {
       const side = me !== null ? ` ${t("status.your_side", { color: t(me === 0 ? "color.light" : "color.dark") })}` : "";
-      return (mine && page.allowed("roll") ? t("status.opening_you") : t("status.opening")) + side;
+      return (mine && view.store.allowed("roll") ? t("status.opening_you") : t("status.opening")) + side;
     }
     case "turn":
-      if (mine) return page.allowed("double") ? t("status.turn_you_double") : t("status.turn_you");
+      if (mine) return view.store.allowed("double") ? t("status.turn_you_double") : t("status.turn_you");
       return t("status.turn_other", { name: names[g.turn] });
     case "moving": {
       const dice = fmtDice(g.dice);
-      if (g.turn === me && page.input.canMove()) {
-        const opts = page.input.options();
-        return opts && opts.complete ? t(page.input.sending ? "status.moving_sending" : "status.moving_done") : t("status.moving_you", { dice });
+      if (g.turn === me && view.input.canMove()) {
+        const opts = view.input.options();
+        return opts && opts.complete ? t(view.input.sending ? "status.moving_sending" : "status.moving_done") : t("status.moving_you", { dice });
       }
       return t("status.moving_other", { name: names[g.turn], dice });
     }
@@ -267,21 +274,21 @@ export function statusText(page) {
   }
 }
 
-/** @param {GamePage} page */
-export function renderStatus(page) {
-  const e = page.el;
-  const parts = [statusText(page)];
-  const m = page.match;
+/** @param {TableHost} view */
+export function renderStatus(view) {
+  const e = view.el;
+  const parts = [statusText(view)];
+  const m = view.store.match;
   if (m && m.game && m.game.last_roll && m.game.phase !== "over") parts.push(t("status.last_roll"));
-  if (page.state && page.mySeat === null && page.state.table && page.state.table.status !== "finished") {
+  if (view.store.state && view.store.mySeat === null && view.store.state.table && view.store.state.table.status !== "finished") {
     parts.push(t("status.spectating"));
   }
   const children = [h("span", {}, parts.filter(Boolean).join(" "))];
-  if (page.state && page.state.table && page.state.table.status === "waiting") {
-    children.push(" ", h("button", { type: "button", class: "btn small", "data-action": "copy-link", onclick: () => copyLink(page) }, t("status.copy_link")));
+  if (view.store.state && view.store.state.table && view.store.state.table.status === "waiting") {
+    children.push(" ", h("button", { type: "button", class: "btn small", "data-action": "copy-link", onclick: () => copyLink(view) }, t("status.copy_link")));
   }
   replaceChildren(e.status, children);
-  const n = page.notice;
+  const n = view.notice();
   e.notice.hidden = !n;
   if (n) {
     const text = hasKey(n.key) ? t(n.key) : t("error.generic", { message: n.code });
@@ -290,13 +297,13 @@ export function renderStatus(page) {
   }
 }
 
-/** @param {GamePage} page */
-export function copyLink(page) {
-  const url = new URL(`/table/${page.cfg.table}`, location.href).href;
-  const done = () => page.toast(t("status.copied"));
+/** @param {TableHost} view */
+export function copyLink(view) {
+  const url = new URL(`/table/${view.store.cfg.table}`, location.href).href;
+  const done = () => view.toast(t("status.copied"));
   if (navigator.clipboard && navigator.clipboard.writeText) {
-    navigator.clipboard.writeText(url).then(done, () => page.toast(url));
+    navigator.clipboard.writeText(url).then(done, () => view.toast(url));
   } else {
-    page.toast(url);
+    view.toast(url);
   }
 }
