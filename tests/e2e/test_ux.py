@@ -302,6 +302,7 @@ def test_a_double_click_takes_one_checker_on_by_both_dice(
         const second = {complete: false, steps: [[2, 0, 2, false], [6, 4, 2, false]]};
         p.options = () => (calls.length ? second : first);
         p.playStep = (f, t, d) => { calls.push([f, t, d]); p.played.push([f, t, d, false]); };
+        p.playSteps = (steps) => { for (const [f, t, d] of steps) p.playStep(f, t, d); };
         p.quickMove = true;
         p.onPoint(5);
         p.onPoint(5);

@@ -1,9 +1,10 @@
 // The first click on a checker (firstclick.js, issue #33): the die leading to the better move,
-// the larger die on a tie or where a single die can move the checker.
+// the larger die on a tie or where a single die can move the checker; and the clicked point's
+// share of that move, played by the one click.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { plainScore, preferredStep } from "../../src/gammon/server/static/game/firstclick.js";
+import { clickPlays, plainScore, preferredStep } from "../../src/gammon/server/static/game/firstclick.js";
 import { MoveBuilder } from "../../src/gammon/server/static/game/movebuilder.js";
 
 const start = () => {
@@ -64,4 +65,47 @@ test("the plain score: a made point beats a blot in reach", () => {
   blots[5] = 1;
   const theirs = start();
   assert.ok(plainScore({ mine: made, theirs, pins: [], waiting: 0 }, other) > plainScore({ mine: blots, theirs, pins: [], waiting: 0 }, other));
+});
+
+/** @param {number[]} dice @param {{move: string, steps: any[]}[]} moves */
+const opening = (dice, moves) => new MoveBuilder({ dice, mine: start(), theirs: start(), other, moves });
+/** @param {any[]} steps */
+const plain = (steps) => steps.map((s) => s.slice(0, 3));
+
+test("6-5 where the best move from the 24 point is 24/13: one click plays both steps", () => {
+  const builder = opening([6, 5], [
+    { move: "24/13", steps: [[24, 18, 6, false], [18, 13, 5, false]] },
+    { move: "24/18 13/8", steps: [[24, 18, 6, false], [13, 8, 5, false]] },
+  ]);
+  const opts = builder.options([]);
+  assert.ok(opts);
+  assert.deepEqual(plain(clickPlays(builder, [], 24, opts.steps, other)), [[24, 18, 6], [18, 13, 5]]);
+  // from the 13 point the only move is 24/18 13/8: the click plays the 13's share, the 5
+  assert.deepEqual(plain(clickPlays(builder, [], 13, opts.steps, other)), [[13, 8, 5]]);
+});
+
+test("3-3 making the 5 and 3 points: a click on the 8 moves both checkers of the 8, no others", () => {
+  const builder = opening([3, 3], [
+    { move: "8/5(2) 6/3(2)", steps: [[8, 5, 3, false], [8, 5, 3, false], [6, 3, 3, false], [6, 3, 3, false]] },
+    { move: "24/21(2) 13/10(2)", steps: [[24, 21, 3, false], [24, 21, 3, false], [13, 10, 3, false], [13, 10, 3, false]] },
+    { move: "13/7(2)", steps: [[13, 10, 3, false], [10, 7, 3, false], [13, 10, 3, false], [10, 7, 3, false]] },
+  ]);
+  const opts = builder.options([]);
+  assert.ok(opts);
+  const part = clickPlays(builder, [], 8, opts.steps, other);
+  assert.deepEqual(plain(part), [[8, 5, 3], [8, 5, 3]]);
+  // then a click on the 6 plays the rest
+  const after = builder.options(part);
+  assert.ok(after);
+  assert.deepEqual(plain(clickPlays(builder, part, 6, after.steps, other)), [[6, 3, 3], [6, 3, 3]]);
+  assert.equal(builder.options([...part, [6, 3, 3], [6, 3, 3]])?.move, "8/5(2) 6/3(2)");
+});
+
+test("6-1 from the 8: the click plays 8/7 and leaves 13/7 to another click", () => {
+  const builder = opening61();
+  const opts = builder.options([]);
+  assert.ok(opts);
+  assert.deepEqual(plain(clickPlays(builder, [], 8, opts.steps, other)), [[8, 7, 1]]);
+  assert.deepEqual(clickPlays(null, [], 8, opts.steps, other).map((s) => s[2]), [6]);
+  assert.deepEqual(clickPlays(builder, [], 5, opts.steps, other), []);
 });

@@ -5,6 +5,12 @@
 // (points made, the home board and the points in front of it, checkers hit or borne off, blots
 // left where a checker of the other side can still reach them). No engine is asked, so it
 // gives no advice a rated game would refuse; a tie keeps the larger die. Pure: no DOM.
+//
+// A click plays the clicked point's share of that move: every step it makes with the checkers
+// leaving the point, each as far as the move takes it (`clickPlays`): 24/13 with 6-5 is one
+// click, and so is 8/5(2) with 3-3; the steps it makes elsewhere are left to further clicks.
+
+import { boardKey } from "./movebuilder.js";
 
 /** @typedef {import("./movebuilder.js").Step} Step */
 /** @typedef {import("./movebuilder.js").Board} Board */
@@ -52,4 +58,49 @@ export function preferredStep(builder, played, steps, other) {
     }
   }
   return best;
+}
+
+/**
+ * The steps a single click on `from` plays: the part of the best-scored move (as
+ * `preferredStep` chooses its first step) made by the checkers that leave `from`, each as far
+ * as that move takes it. With 6-5 from the 24 point where the best move is 24/13 the click
+ * plays both steps; with 3-3 where it is 8/5(2) 6/3(2) a click on the 8 moves both checkers
+ * from the 8. A step that the move makes elsewhere is left for another click.
+ * @param {import("./movebuilder.js").MoveBuilder | null} builder
+ * @param {Step[]} played the steps made so far
+ * @param {number} from
+ * @param {Step[]} steps the steps that may follow (from any point)
+ * @param {number[]} other
+ * @returns {Step[]}
+ */
+export function clickPlays(builder, played, from, steps, other) {
+  const first = preferredStep(builder, played, steps.filter((s) => s[0] === from), other);
+  if (!first) return [];
+  if (!builder) return [first];
+  let best = null;
+  let bestScore = -Infinity;
+  for (const end of builder.ends([...played, first])) {
+    const score = plainScore(end, other);
+    if (score > bestScore + 1e-9) {
+      best = end;
+      bestScore = score;
+    }
+  }
+  if (!best) return [first];
+  const goal = boardKey(best);
+  /** @type {Step[]} */
+  const part = [first];
+  const points = new Set([from, first[1]]);
+  for (;;) {
+    const now = [...played, ...part];
+    const opts = builder.options(now);
+    if (!opts) break;
+    const next = opts.steps.find(
+      (s) => points.has(s[0]) && builder.ends([...now, s]).some((b) => boardKey(b) === goal),
+    );
+    if (!next) break;
+    part.push(next);
+    points.add(next[1]);
+  }
+  return part;
 }

@@ -40,7 +40,7 @@
  */
 
 /** @param {Board} b */
-function boardKey(b) {
+export function boardKey(b) {
   return `${b.mine.join(",")}|${b.theirs.join(",")}|${[...b.pins].sort((x, y) => x - y).join(",")}|${b.waiting}`;
 }
 

@@ -5,7 +5,7 @@
 // server; only when the state leaves the moves out (`moves_omitted`, an acey-deucey 1-2) are
 // the server's `steps` answers asked for, as docs/protocol.md describes.
 
-import { preferredStep } from "./firstclick.js";
+import { clickPlays, preferredStep } from "./firstclick.js";
 import { MoveBuilder, playOn, turnFromState } from "./movebuilder.js";
 import { sound } from "./sound.js";
 import { storage } from "./dom.js";
@@ -144,7 +144,8 @@ export class MoveInput {
 
   /**
    * A click or tap on a point. With "one click moves" (the default) a click on a checker that
-   * can move plays it at once by the larger die it can use (a second click, by the other);
+   * can move plays at once the point's share of the better move (firstclick.js: by the die
+   * making that move, on by the other when the move runs the checker; a second click, the rest);
    * a double-click takes the same checker on by the next die too (so a checker that can bear
    * off with both dice does). Otherwise the click selects it and a click on a highlighted point
    * plays it there (dragging works either way). On a touch screen two quick taps are two
@@ -175,10 +176,11 @@ export class MoveInput {
       return;
     }
     if (this.quickMove && this.sources(opts).has(p)) {
-      const quick = this.quickStep(opts, p);
-      if (quick) {
-        this.playStep(quick[0], quick[1], quick[2]);
-        this.lastQuick = { from: p, to: quick[1], at: performance.now(), count: this.played.length };
+      const part = this.quickPart(opts, p);
+      if (part.length) {
+        this.playSteps(part);
+        const to = part[part.length - 1][1];
+        this.lastQuick = { from: p, to, at: performance.now(), count: this.played.length };
         return;
       }
     }
@@ -222,6 +224,18 @@ export class MoveInput {
   }
 
   /**
+   * The steps a single click on `from` plays: the share of the best-scored move made by the
+   * checkers leaving `from`, each as far as that move takes it (firstclick.js `clickPlays`;
+   * one step when the state leaves the moves out).
+   * @param {StepAnswer} opts
+   * @param {number} from
+   * @returns {Step[]}
+   */
+  quickPart(opts, from) {
+    return clickPlays(this.builder(), this.played, from, opts.steps, this.otherPoint());
+  }
+
+  /**
    * @param {number} from
    * @param {number} to
    */
@@ -252,13 +266,31 @@ export class MoveInput {
     if (die !== null && choices.some((s) => s[2] === die)) choices = choices.filter((s) => s[2] === die);
     if (!choices.length) return;
     choices.sort((a, b) => a[2] - b[2]); // the smallest die that makes it (e.g. bearing off)
-    const step = choices[0];
+    this.playSteps([choices[0]]);
+  }
+
+  /**
+   * Play `steps` in turn (each one the options allow after those before it), then the rest
+   * of the move when a single way is left.
+   * @param {Step[]} steps
+   */
+  playSteps(steps) {
+    const builder = this.builder();
+    /** @type {Step[]} */
+    const made = [];
+    for (const step of steps) {
+      // after the first step only the builder knows (a step list comes from it then)
+      const opts = !made.length ? this.options() : builder ? builder.options([...this.played, ...made]) : null;
+      if (!opts || opts.complete) break;
+      if (!opts.steps.some((s) => s[0] === step[0] && s[1] === step[1] && s[2] === step[2])) break;
+      made.push([step[0], step[1], step[2], Boolean(step[3])]);
+    }
+    if (!made.length) return;
     sound.play("move");
-    this.played = [...this.played, [step[0], step[1], step[2], Boolean(step[3])]];
+    this.played = [...this.played, ...made];
     this.selected = null;
     // one click moves: when a single way is left to finish the move, it is played too
-    const builder = this.quickMove ? this.builder() : null;
-    if (builder) this.played = [...this.played, ...builder.rest(this.played)];
+    if (this.quickMove && builder) this.played = [...this.played, ...builder.rest(this.played)];
     this.requestSteps();
     this.host.render();
     this.maybeAutoConfirm();
