@@ -111,6 +111,12 @@ class Hub:
         )
         #: Where journals are replayed (``TableActor.load``): a thread, never the loop.
         self.loads = WorkQueue("gammon-load", LOAD_WORKERS, per_key=2)
+        #: Where long journals are replayed: a worker process (started at the first one),
+        #: so that the fold does not hold the interpreter lock the loop needs; threads
+        #: (``loads``) when the host runs no worker processes.
+        self.long_loads = WorkQueue(
+            "gammon-load-long", LOAD_WORKERS, per_key=2, processes=settings.bot_workers > 0
+        )
         #: Seconds an idle actor is kept (:data:`EVICT_AFTER`).
         self.evict_after = EVICT_AFTER
         #: The actors that may be idle, oldest first: since when, and their entries.
@@ -172,6 +178,7 @@ class Hub:
             task.cancel()
         self.work.close()
         self.loads.close()
+        self.long_loads.close()
         await self.bus.close()
 
     async def get(self, table_id: str) -> TableActor | None:

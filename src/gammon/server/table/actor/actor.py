@@ -27,7 +27,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeVar
 
@@ -36,8 +36,9 @@ from gammon.server.infra.bus import Entry
 from gammon.server.infra.clock import now_ms
 from gammon.server.protocol import ClientMessage, ServerError
 from gammon.server.table.actor.autopilot import Autopilot
-from gammon.server.table.actor.fanout import Fanout, scan_game_starts
+from gammon.server.table.actor.fanout import Fanout
 from gammon.server.table.actor.host import Record, TableHost, off_the_board
+from gammon.server.table.actor.loader import load_journal, replay_journal
 from gammon.server.table.actor.messages import Messages
 from gammon.server.table.actor.seating import Seating
 from gammon.server.table.actor.seeds import Seeds, check_seed
@@ -45,9 +46,9 @@ from gammon.server.table.connection import Connection, dumps
 from gammon.server.table.correspondence import dormant, is_correspondence, wake
 from gammon.server.table.journal import EntryKind
 from gammon.server.table.results import match_result
-from gammon.server.table.state import TableState, initial_state, reduce
+from gammon.server.table.state import TableState, reduce
 from gammon.server.table.views import keep_moves, list_moves
-from gammon.storage import ConflictError, EntryRow, TableUpdate
+from gammon.storage import ConflictError, TableUpdate
 
 __all__ = ["TableActor", "replay_journal"]
 
@@ -147,27 +148,6 @@ def _wake_columns(state: TableState) -> tuple[int | None, int | None]:
     return wake(state) or (0, 0)
 
 
-def replay_journal(
-    table_id: str, entries: Sequence[EntryRow]
-) -> tuple[TableState, list[Record], list[int]]:
-    """A table's state and records, rebuilt by folding its whole journal, and where each
-    game begins among the records (pure: run on a worker thread by
-    :meth:`TableActor.load`)."""
-    if not entries or entries[0].kind != "created":
-        raise RuntimeError(f"table {table_id} has a journal without its created entry")
-    first = entries[0]
-    data = json.loads(first.data)
-    state = initial_state(table_id, data, first.at)
-    records = [Record(1, "created", data, first.at)]
-    for entry in entries[1:]:
-        data = json.loads(entry.data)
-        state, events = reduce(state, entry.kind, data, entry.at)
-        records.append(Record(entry.seq, entry.kind, data, entry.at, tuple(events)))
-    starts: list[int] = []
-    scan_game_starts(records, starts, 0)
-    return state, records, starts
-
-
 class TableActor:
     """The serialised owner of one table in this process."""
 
@@ -193,16 +173,14 @@ class TableActor:
     async def load(self) -> bool:
         """Rebuild the table from its journal; False if there is no such table.
 
-        The journal is replayed on the process's loader (:attr:`TableHost.loads`), never
-        on the event loop: a finished session of 85 games takes about a second of CPU,
-        during which every other table of the process would wait."""
+        The journal is replayed off the event loop (:mod:`.loader`: a long one in a worker
+        process): a finished session of 85 games takes about a second of CPU, during which
+        every other table of the process would wait."""
         loaded = await self.host.db.run(self.host.store.load, self.id)
         if loaded is None:
             return False
         row, entries = loaded
-        state, records, starts = await self.host.loads.run(
-            self.id, replay_journal, self.id, entries
-        )
+        state, records, starts = await load_journal(self.host, self.id, entries)
         self.state = state
         self.records = records
         self.fanout.knew_starts(starts, len(records))

@@ -95,6 +95,9 @@ class TableHost(Protocol):
     #: Where a table's journal is replayed when its actor is loaded (threads of the
     #: process, a few at a time): never the event loop.
     loads: WorkQueue
+    #: Where a long journal is replayed (a worker process, when the host runs its heavy
+    #: work in processes: :mod:`gammon.server.table.actor.loader`).
+    long_loads: WorkQueue
 
     def announce(self, table_id: str, version: int, entry: Entry | None = None) -> None:
         """Tell other processes that the table is at ``version`` (by ``entry``)."""
