@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("sqlalchemy", reason="the storage tests need the server extra")
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 
 from gammon.storage import ConflictError, Database, Store, TableUpdate
 from serverkit import run_async
@@ -122,5 +123,39 @@ def test_a_memory_database_writes_on_its_thread() -> None:
         run_async(lambda: db.write(store.append, "W4", 2, "chat", "{}", 1, TableUpdate()))
         assert (db.writes_now, db.writes_deferred) == (0, 1)
         assert _journal(store, "W4") == [(1, "created"), (2, "chat")]
+    finally:
+        db.close()
+
+
+def _sqlite_error(message: str, code: int) -> OperationalError:
+    orig = sqlite3.OperationalError(message)
+    orig.sqlite_errorcode = code  # type: ignore[attr-defined]
+    return OperationalError("COMMIT", {}, orig)
+
+
+def test_a_commit_sqlite_refused_as_busy_runs_again(tmp_path: Path) -> None:
+    """SQLite refusing a commit as busy or locked ("cannot commit transaction - SQL
+    statements in progress", seen under the parallel test load) rolled the transaction back
+    whole: the work runs again instead of answering the user an internal error. Any other
+    error is raised at once."""
+    db = Database(f"sqlite:///{tmp_path / 'busy.db'}")
+    calls: list[int] = []
+
+    def refused_once() -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise _sqlite_error("cannot commit transaction - SQL statements in progress", 5)
+        return "done"
+
+    def broken() -> str:
+        calls.append(2)
+        raise _sqlite_error("no such table: nowhere", 1)
+
+    try:
+        assert run_async(lambda: db.run(refused_once)) == "done"
+        assert calls == [1, 1]
+        with pytest.raises(OperationalError, match="no such table"):
+            run_async(lambda: db.run(broken))
+        assert calls == [1, 1, 2]
     finally:
         db.close()

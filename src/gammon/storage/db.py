@@ -166,7 +166,9 @@ class Database:
         A connection found dead (the database restarted) is replaced and ``fn`` runs
         once more; journal appends stay safe, since a repeated one conflicts.  A
         transaction PostgreSQL rolled back as a deadlock victim or a serialization
-        failure runs again too (a few times, after a short random pause).
+        failure runs again too (a few times, after a short random pause), and so does one
+        SQLite refused as busy or locked (its commit refused while a statement was in
+        progress: the transaction was rolled back whole, nothing was written).
         """
         loop = asyncio.get_running_loop()
         for attempt in range(_RETRIES + 1):
@@ -176,8 +178,11 @@ class Database:
                 state = getattr(exc.orig, "sqlstate", None)
                 if exc.connection_invalidated and attempt == 0:
                     log.warning("database connection lost (%s); trying again", exc.orig)
-                elif state in _RETRY_STATES and attempt < _RETRIES:
-                    log.info("transaction rolled back (%s); trying again", state)
+                elif attempt < _RETRIES and (
+                    state in _RETRY_STATES
+                    or (isinstance(exc, OperationalError) and self.is_sqlite and _busy(exc))
+                ):
+                    log.info("transaction rolled back (%s); trying again", state or exc.orig)
                     await asyncio.sleep(random.uniform(0.005, 0.02) * 2**attempt)
                 else:
                     raise
