@@ -65,7 +65,10 @@ def seeded(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     seed_finished_match(f"sqlite:///{db}", JACQUET, recorded("jacquet-1"))
     seed_finished_match(f"sqlite:///{db}", TAVLI, recorded("tavli-3"))
     seed_finished_match(f"sqlite:///{db}", ACEY, recorded("acey-deucey-1"))
-    srv = GammonServer(db)
+    # the analyses and rollouts run in worker processes, as on the site: on a thread (the
+    # kit's default) bgsage holds the interpreter lock for a second at a time, and on a
+    # loaded machine the page's uploads and answers waited for it (CI, 6 December 2026)
+    srv = GammonServer(db, "--bot-workers", "1")
     srv.start()
     yield srv
     srv.stop()

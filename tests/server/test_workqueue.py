@@ -118,6 +118,30 @@ def test_each_worker_runs_the_queues_initializer(processes: bool) -> None:
     assert niceness == (min(19, base + 10) if processes else base)
 
 
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="CPU priorities are POSIX's")
+def test_a_started_worker_is_lowered_by_its_parent_at_once() -> None:
+    """The queue lowers a worker process's priority from the server's side as soon as it
+    has started it, before the worker's own imports (the second or so of CPU each worker
+    takes to start must not compete with the event loop: docs/server.md): a spawned child
+    that never lowers itself is found lowered."""
+    from gammon.server.infra import workqueue
+
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    target = min(19, base + workqueue.WORKER_NICENESS)
+    child = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(30,))
+    child.start()
+    try:
+        assert child.pid is not None
+        workqueue._lower_children(target)
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == target
+        workqueue._lower_children(target)  # never raised again, never lowered twice
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == target
+    finally:
+        child.terminate()
+        child.join(10)
+    assert os.getpriority(os.PRIO_PROCESS, 0) == base  # the server keeps its own
+
+
 def _gone(pid: int) -> bool:
     """Whether process ``pid`` has ended (exited or a zombie not yet reaped)."""
     try:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -124,6 +126,29 @@ def load_record(path: str | Path) -> MatchRecord:
 
 
 @contextmanager
+def _ctrl_c() -> Iterator[threading.Event]:
+    """Ctrl-C (SIGINT) sets the event, which the analysis's progress report turns into
+    :class:`KeyboardInterrupt` at its next step (a second Ctrl-C raises it at once).  Python
+    raises the interrupt wherever the main thread happens to be, and where that is a
+    finaliser or a callback it is printed and lost: the analysis would run on."""
+    stopped = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stopped  # signals reach the main thread only
+        return
+
+    def on_sigint(signum: int, frame: object) -> None:
+        if stopped.is_set():
+            raise KeyboardInterrupt
+        stopped.set()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield stopped
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
 def _progress_bar(enabled: bool, plies: int | None) -> Iterator[Progress | None]:
     """A rich progress bar on standard error, one task per stage of the analysis."""
     if not enabled:
@@ -176,12 +201,14 @@ def run(args: argparse.Namespace) -> int:
         return NOT_ANALYSABLE
     reached: dict[str, tuple[int, int]] = {}
     try:
-        with _progress_bar(not args.no_progress, args.plies) as bar:
+        with _progress_bar(not args.no_progress, args.plies) as bar, _ctrl_c() as stopped:
 
             def progress(stage: str, done: int, total: int) -> None:
                 reached[stage] = (done, total)
                 if bar is not None:
                     bar(stage, done, total)
+                if stopped.is_set():
+                    raise KeyboardInterrupt
 
             analyse = analyse_with_nets if with_nets else analyse_match
             analysis = analyse(

@@ -79,13 +79,40 @@ def follow_parent() -> None:
     threading.Thread(target=watch, name="gammon-follow-parent", daemon=True).start()
 
 
-def _start_process(initializer: Callable[..., object] | None, initargs: tuple[Any, ...]) -> None:
-    """A worker process starts: it follows its parent, takes a lower priority, then runs
-    the queue's own initializer."""
+def _start_process(
+    initializer: Callable[..., object] | None, initargs: tuple[Any, ...], niceness: int
+) -> None:
+    """A worker process starts: it takes its lower priority (if its parent has not given it
+    already: :func:`_lower_children`; before any thread starts, which would keep the old
+    one on Linux), follows its parent, then runs the queue's own initializer."""
+    if os.getpriority(os.PRIO_PROCESS, 0) < niceness:
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
     follow_parent()
-    os.nice(WORKER_NICENESS)
     if initializer is not None:
         initializer(*initargs)
+
+
+def _worker_niceness() -> int:
+    """The CPU priority of a worker process: :data:`WORKER_NICENESS` below this process's
+    (at most 19, the lowest)."""
+    return min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+
+
+def _lower_children(niceness: int) -> None:
+    """Give every worker process this process started (:func:`multiprocessing.active_children`)
+    at least ``niceness``: called just after a worker is started, it reaches the worker a
+    few milliseconds into its life, before the imports and the set-up that take it a second
+    or so of CPU, which then never compete with the event loop.  (Measured: the second a
+    costly attack began, when its workers started at the server's own priority, set a quiet
+    table's whole-run p99; see docs/server.md.)  Lowering the priority of one's own process
+    needs no privilege."""
+    for child in multiprocessing.active_children():
+        pid = child.pid
+        if pid is None:
+            continue
+        with contextlib.suppress(OSError):  # it ended meanwhile
+            if os.getpriority(os.PRIO_PROCESS, pid) < niceness:
+                os.setpriority(os.PRIO_PROCESS, pid, niceness)
 
 
 @dataclass(slots=True)
@@ -138,6 +165,8 @@ class WorkQueue:
         self._warm = warm
         self._warming: list[concurrent.futures.Future[object]] = []
         self._executor: concurrent.futures.Executor | None = None
+        #: The priority of the worker processes (set when the queue is made).
+        self._niceness = _worker_niceness() if processes else 0
         self._starting: asyncio.Lock | None = None
         self._quick_executor: concurrent.futures.Executor | None = None
         self._running = 0
@@ -210,7 +239,7 @@ class WorkQueue:
                 mp_context=multiprocessing.get_context("spawn"),
                 # the event loop's process comes first for a core
                 initializer=_start_process,
-                initargs=(self.initializer, self.initargs),
+                initargs=(self.initializer, self.initargs, self._niceness),
             )
         return concurrent.futures.ThreadPoolExecutor(
             workers, thread_name_prefix=name, initializer=self.initializer, initargs=self.initargs
@@ -227,15 +256,20 @@ class WorkQueue:
             # processes, :meth:`_ready` runs this off the event loop); threads start as
             # jobs come, for nothing
             if self._warm is not None or self.processes:
-                warm = self._warm or int
-                self._warming = [self._executor.submit(warm) for _ in range(self.workers)]
+                self._warming = [self._start(self._executor) for _ in range(self.workers)]
             if self.quick_workers and self._quick_executor is None:
                 # the quick workers start with the others, ready when the others are busy
                 quick_pool = self._pool(quick=True)
-                self._warming += [
-                    quick_pool.submit(self._warm or int) for _ in range(self.quick_workers)
-                ]
+                self._warming += [self._start(quick_pool) for _ in range(self.quick_workers)]
         return self._executor
+
+    def _start(self, pool: concurrent.futures.Executor) -> concurrent.futures.Future[object]:
+        """Give a worker of ``pool`` its warm-up job (a worker process is started by it, and
+        lowered in priority at once)."""
+        future = pool.submit(self._warm or int)
+        if self.processes:
+            _lower_children(self._niceness)
+        return future
 
     async def started(self) -> None:
         """Start the workers (if not yet) and wait until they are ready (warmed up)."""
