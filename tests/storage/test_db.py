@@ -159,3 +159,48 @@ def test_a_commit_sqlite_refused_as_busy_runs_again(tmp_path: Path) -> None:
         assert calls == [1, 1, 2]
     finally:
         db.close()
+
+
+def test_a_result_read_halfway_does_not_freeze_its_pooled_connection(tmp_path: Path) -> None:
+    """A result read halfway and kept alive by a reference cycle (an exception's traceback
+    holding its frame: freed only by the garbage collector) leaves its statement running,
+    and a running statement pins its connection's read snapshot.  Before the pool closed a
+    returned connection's cursors, whoever took that connection next saw the database as
+    it was (a session just created was not found: ``csrf`` refused a new guest's first
+    table under the test suite's load) and could not write."""
+    import gc
+
+    from sqlalchemy import text
+
+    db = Database(f"sqlite:///{tmp_path / 'stale.db'}")
+    with db.engine.begin() as conn:
+        conn.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY)"))
+        conn.execute(text("INSERT INTO t VALUES (1), (2), (3)"))
+
+    class Refused(Exception):
+        kept: BaseException | None = None
+
+    def read_halfway_then_refuse() -> None:
+        with db.engine.connect() as conn:
+            rows = conn.execute(text("SELECT id FROM t"))
+            assert rows.fetchone() is not None  # one row of three: still running
+            try:
+                raise Refused("refused halfway")
+            except Refused as exc:
+                exc.kept = exc  # exc -> traceback -> this frame -> rows: a cycle
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        read_halfway_then_refuse()
+        with db.engine.connect() as leaky:  # the pool's one connection: the leaky one
+            with db.engine.begin() as other:  # so the write goes through a new one
+                other.execute(text("INSERT INTO t VALUES (4)"))
+            assert leaky.execute(text("SELECT count(*) FROM t")).scalar() == 4
+        with db.engine.begin() as conn:
+            conn.execute(text("INSERT INTO t VALUES (5)"))
+    finally:
+        if collecting:
+            gc.enable()
+        gc.collect()
+        db.close()

@@ -24,7 +24,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import sqlite3
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -92,6 +94,37 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+class _TrackedConnection(sqlite3.Connection):
+    """An SQLite connection that knows its cursors, so that it goes back to the pool with
+    none of their statements still running (:func:`_close_cursors`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.open_cursors: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
+
+    def cursor(self, *args: Any, **kwargs: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        made: sqlite3.Cursor = super().cursor(*args, **kwargs)
+        self.open_cursors.add(made)
+        return made
+
+
+def _close_cursors(dbapi_connection: Any, _record: Any) -> None:
+    """A connection checked back into the pool: close the cursors still open on it.
+
+    A result read halfway keeps its statement running, and a running statement keeps the
+    connection's read snapshot: until the result is freed, every query made on that
+    connection (by whoever takes it from the pool next) sees the database as it was, and
+    its writes fail as busy.  A result held by a reference cycle (an exception's
+    traceback holding the frame that held the result) is freed only by the garbage
+    collector, which the server runs every two minutes (``gammon.server.run``).  Seen as a
+    session just created and then not found (``csrf`` refused a new guest's first table)
+    and as commits refused ("SQL statements in progress") under the test suite's load.
+    """
+    if isinstance(dbapi_connection, _TrackedConnection):
+        for cursor in list(dbapi_connection.open_cursors):
+            cursor.close()
+
+
 class _Checkpointer:
     """Copies SQLite's WAL into the database file in the background, every ``interval`` s.
 
@@ -132,20 +165,23 @@ class Database:
         self.writes_deferred = 0
         if self.is_sqlite:
             memory = self.url in ("sqlite://", "sqlite:///:memory:")
+            # a file's connections are each taken by one user at a time: each goes back
+            # with no statement running (a memory database's one connection is shared)
+            args: dict[str, Any] = {"check_same_thread": False}
+            if not memory:
+                args["factory"] = _TrackedConnection
             self.engine: Engine = create_engine(
-                self.url,
-                connect_args={"check_same_thread": False},
-                poolclass=StaticPool if memory else None,
+                self.url, connect_args=args, poolclass=StaticPool if memory else None
             )
             event.listen(self.engine, "connect", _sqlite_pragmas)
             workers = 1
             self._checkpointer = None if memory else _Checkpointer(self.engine)
             if not memory:  # one connection of its own (a memory database has just one)
-                self._now = create_engine(
-                    self.url, connect_args={"check_same_thread": False}, poolclass=StaticPool
-                )
+                event.listen(self.engine, "checkin", _close_cursors)
+                self._now = create_engine(self.url, connect_args=args, poolclass=StaticPool)
                 event.listen(self._now, "connect", _sqlite_pragmas)
                 event.listen(self._now, "connect", _no_waiting)
+                event.listen(self._now, "checkin", _close_cursors)
         else:
             self.engine = create_engine(
                 self.url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800
