@@ -177,7 +177,7 @@ def test_a_result_read_halfway_does_not_freeze_its_pooled_connection(tmp_path: P
         conn.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY)"))
         conn.execute(text("INSERT INTO t VALUES (1), (2), (3)"))
 
-    class Refused(Exception):
+    class RefusedError(Exception):
         kept: BaseException | None = None
 
     def read_halfway_then_refuse() -> None:
@@ -185,8 +185,8 @@ def test_a_result_read_halfway_does_not_freeze_its_pooled_connection(tmp_path: P
             rows = conn.execute(text("SELECT id FROM t"))
             assert rows.fetchone() is not None  # one row of three: still running
             try:
-                raise Refused("refused halfway")
-            except Refused as exc:
+                raise RefusedError("refused halfway")
+            except RefusedError as exc:
                 exc.kept = exc  # exc -> traceback -> this frame -> rows: a cycle
 
     collecting = gc.isenabled()
