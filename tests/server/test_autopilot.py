@@ -35,9 +35,9 @@ def test_a_bot_that_fails_at_a_1_2_gets_a_legal_move_at_once() -> None:
     fallback, which runs on the event loop, takes the first without listing them."""
     position = Position.from_position_id("AADqdR1AFVRLAg:w3.1", "acey-deucey")
     state = _to_move(_playing("acey-deucey"), position, Dice(1, 2))
-    start = time.process_time()
+    start = time.thread_time()
     action = safe_action(state, 0, Dice(3, 3))
-    took = time.process_time() - start
+    took = time.thread_time() - start
     assert isinstance(action, Play) and action.player == 0
     assert str(position.parse_move(action.move, Dice(1, 2))) == action.move
     assert took < 0.25, f"{took:.3f} s of CPU"
