@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import json
 import sqlite3
@@ -14,7 +15,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy", reason="the storage tests need the server extra")
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import OperationalError
 
 from gammon.storage import ConflictError, Database, Store, TableUpdate
@@ -168,10 +169,6 @@ def test_a_result_read_halfway_does_not_freeze_its_pooled_connection(tmp_path: P
     returned connection's cursors, whoever took that connection next saw the database as
     it was (a session just created was not found: ``csrf`` refused a new guest's first
     table under the test suite's load) and could not write."""
-    import gc
-
-    from sqlalchemy import text
-
     db = Database(f"sqlite:///{tmp_path / 'stale.db'}")
     with db.engine.begin() as conn:
         conn.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY)"))

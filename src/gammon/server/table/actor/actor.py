@@ -38,7 +38,7 @@ from gammon.server.protocol import ClientMessage, ServerError
 from gammon.server.table.actor.autopilot import Autopilot
 from gammon.server.table.actor.fanout import Fanout
 from gammon.server.table.actor.host import Record, TableHost, off_the_board
-from gammon.server.table.actor.loader import load_journal, replay_journal
+from gammon.server.table.actor.loader import load_journal
 from gammon.server.table.actor.messages import Messages
 from gammon.server.table.actor.seating import Seating
 from gammon.server.table.actor.seeds import Seeds, check_seed
@@ -50,7 +50,7 @@ from gammon.server.table.state import TableState, reduce
 from gammon.server.table.views import keep_moves, list_moves
 from gammon.storage import ConflictError, TableUpdate
 
-__all__ = ["TableActor", "replay_journal"]
+__all__ = ["TableActor"]
 
 log = logging.getLogger(__name__)
 
