@@ -25,7 +25,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the server tests need the server extra")
 
-from serverkit import Player, RunningServer, ServeProcess, play_move, start_pair
+from serverkit import TLS, Player, RunningServer, ServeProcess, play_move, start_pair
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "deploy" / "nginx.conf"
@@ -85,7 +85,10 @@ class Proxy:
     def client(self, address: str) -> httpx.Client:
         """An HTTP client whose connections come from ``address``."""
         return httpx.Client(
-            base_url=self.url, transport=httpx.HTTPTransport(local_address=address), timeout=20
+            verify=TLS,
+            base_url=self.url,
+            transport=httpx.HTTPTransport(verify=TLS, local_address=address),
+            timeout=20,
         )
 
     def logged(self, needle: str, timeout: float = 5, needle_from: str = "") -> str:
@@ -225,7 +228,9 @@ def test_the_client_address_reaches_the_server_and_a_forged_one_does_not(proxy: 
     assert CLIENT in line and "203.0.113.9" not in line, line
     # straight to gammon from an address it does not trust: the header is ignored
     with httpx.Client(
-        base_url=proxy.gammon.url, transport=httpx.HTTPTransport(local_address=CLIENT)
+        verify=TLS,
+        base_url=proxy.gammon.url,
+        transport=httpx.HTTPTransport(verify=TLS, local_address=CLIENT),
     ) as direct:
         direct.get("/healthz?probe=direct", headers={"X-Forwarded-For": "203.0.113.9"})
     line = proxy.logged("/healthz?probe=direct")

@@ -29,7 +29,7 @@ from gammon.server.analysis.runner import AnalysisRunner, progress_fraction
 from gammon.server.i18n import ENGLISH, MESSAGES, browser_keys
 from gammon.storage import Database, Store
 from matchseed import recorded, seed_finished_match
-from serverkit import RunningServer, run_async, start_server
+from serverkit import TLS, RunningServer, run_async, start_server
 from serverkit import test_settings as settings_in
 
 STATIC = Path(__file__).parents[2] / "src" / "gammon" / "server" / "static"
@@ -154,7 +154,7 @@ def test_a_registered_analyser_plugs_in_for_its_variant(
     del analysers._REGISTRY["plakoto"]  # as a variant with no analyser (jacquet today)
     server = _start(seeded)
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as web:
+        with httpx.Client(verify=TLS, base_url=server.url, timeout=30) as web:
             page = web.get(f"/matches/{PLAKOTO}/analysis", params={"lang": "fr"})
             assert page.status_code == 200
             assert "L&#39;analyse n&#39;est pas disponible pour" in page.text
@@ -181,7 +181,7 @@ def test_an_analysis_is_stored_and_outlives_a_restart(
 ) -> None:
     server = _start(seeded)
     try:
-        with httpx.Client(base_url=server.url, timeout=120) as web:
+        with httpx.Client(verify=TLS, base_url=server.url, timeout=120) as web:
             page = web.get(f"/matches/{PORTES}/analysis")
             assert page.status_code == 200
             assert 'id="ab-analysis">null<' in page.text  # not analysed yet
@@ -205,7 +205,7 @@ def test_an_analysis_is_stored_and_outlives_a_restart(
     monkeypatch.setattr(runner_module, "analyse_in_worker", never)
     server = _start(seeded)
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as web:
+        with httpx.Client(verify=TLS, base_url=server.url, timeout=30) as web:
             assert web.get(f"/api/tables/{PORTES}/analysis").json() == data
             page = web.get(f"/matches/{PORTES}/analysis")
             found = re.search(r'id="ab-analysis">(.*?)</script>', page.text)
@@ -218,7 +218,7 @@ def test_an_analysis_is_stored_and_outlives_a_restart(
 def test_a_match_in_play_or_unknown_is_not_analysed(seeded: Path) -> None:
     server = _start(seeded)
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as web:
+        with httpx.Client(verify=TLS, base_url=server.url, timeout=30) as web:
             for path in (
                 "/matches/{}/analysis",
                 "/api/tables/{}/analysis",

@@ -23,6 +23,7 @@ from gammon.server.community.auth import SESSION_COOKIE
 from gammon.server.table.state import TableState, initial_state
 from journalkit import LongTable, write_long_session
 from serverkit import (
+    TLS,
     WS,
     Pair,
     Player,
@@ -194,7 +195,7 @@ def _ping_while_exporting(server: RunningServer, long: LongTable, ws: WS) -> Non
     stop = time.monotonic() + 6
 
     def loop() -> None:
-        with httpx.Client(base_url=server.url, timeout=60) as client:
+        with httpx.Client(verify=TLS, base_url=server.url, timeout=60) as client:
             while time.monotonic() < stop:
                 r = client.get(f"/matches/{long.table_id}/mat")
                 statuses.append(r.status_code)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from gammon.server.protocol import ACTION_TYPES
 from gammon.server.table.actor import TableActor
-from serverkit import Player, RunningServer, start_pair
+from serverkit import TLS, Player, RunningServer, start_pair
 
 MESSAGES = int(os.environ.get("GAMMON_FUZZ_MESSAGES", "400"))
 BATCH = 50
@@ -183,7 +183,7 @@ def _load_in_thread(actor: Any) -> bool:
 
 @pytest.fixture(scope="module")
 def client(server: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=20) as c:
+    with httpx.Client(verify=TLS, base_url=server.url, timeout=20) as c:
         yield c
 
 

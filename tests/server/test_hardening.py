@@ -19,6 +19,7 @@ import pytest
 
 from gammon.server.infra.clock import now_ms
 from serverkit import (
+    TLS,
     Pair,
     Player,
     RunningServer,
@@ -345,7 +346,7 @@ def test_a_restart_does_not_charge_the_clock(tmp_path: Path, players: Make) -> N
             p.http.close()
             import httpx
 
-            p.http = httpx.Client(base_url=second.url, timeout=20, cookies=cookies)
+            p.http = httpx.Client(verify=TLS, base_url=second.url, timeout=20, cookies=cookies)
         ws = a.connect(pair.table, last_version=version)
         resume = ws.recv()  # the one entry the restart made
         assert resume["kind"] == "resume" and resume["data"] == {"grace": 5000}

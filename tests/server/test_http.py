@@ -16,6 +16,7 @@ from gammon.match.fairdice import verify_rolls
 from gammon.match.record import read_log
 from gammon.server.community.auth import token_hash
 from serverkit import (
+    TLS,
     Player,
     RunningServer,
     play_move,
@@ -35,7 +36,7 @@ def csrf_of(html: str) -> str:
 
 
 def browser(server: RunningServer) -> httpx.Client:
-    return httpx.Client(base_url=server.url, timeout=20, follow_redirects=False)
+    return httpx.Client(verify=TLS, base_url=server.url, timeout=20, follow_redirects=False)
 
 
 def test_lobby_has_every_table_option(server: RunningServer) -> None:
@@ -317,7 +318,7 @@ def test_a_match_page_is_rendered_once_for_every_visitor(
     before = kept.computed
     url = f"/matches/{pair.table}"
     pages = [pair.players[i % 2].http.get(url) for i in range(6)]
-    with httpx.Client(base_url=server.url, timeout=20) as anonymous:
+    with httpx.Client(verify=TLS, base_url=server.url, timeout=20) as anonymous:
         pages.append(anonymous.get(url))
         french = anonymous.get(url + "?lang=fr")
     assert all(p.status_code == 200 for p in [*pages, french])

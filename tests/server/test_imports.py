@@ -24,6 +24,7 @@ from gammon.server.analysis.runner import analysis_available
 from gammon.server.web.imports import MAX_BYTES, PER_PAGE
 from hostilekit import xg_bomb, xg_many
 from serverkit import (
+    TLS,
     Player,
     RunningServer,
     ServeProcess,
@@ -56,7 +57,7 @@ def imported(player: Player, name: str, data: bytes) -> tuple[str, str]:
 
 
 def test_the_form_needs_a_session(server: RunningServer) -> None:
-    with httpx.Client(base_url=server.url) as anonymous:
+    with httpx.Client(verify=TLS, base_url=server.url) as anonymous:
         assert anonymous.get("/import").status_code == 401
     player = Player(server).guest()
     page = player.http.get("/import")
@@ -190,7 +191,7 @@ def test_an_import_survives_a_restart(database_url: str) -> None:
         cookies = dict(player.http.cookies)
         player.http.close()
         player.server = second.server()
-        player.http = httpx.Client(base_url=second.url, timeout=20, cookies=cookies)
+        player.http = httpx.Client(verify=TLS, base_url=second.url, timeout=20, cookies=cookies)
         after = player.http.get(where)
         assert after.status_code == 200, after.text
         assert _games_and_warnings(after.text) == _games_and_warnings(before)
@@ -213,7 +214,7 @@ def test_only_the_owner_sees_lists_and_deletes_an_import(capped: RunningServer) 
     assert other.http.post(f"{where}/delete", data={"csrf_token": other.csrf}).status_code == 404
     assert other.http.get("/imports/no-such-key").status_code == 404
     assert other.http.get("/imports/" + "x" * 40).status_code == 404
-    with httpx.Client(base_url=capped.url) as anonymous:
+    with httpx.Client(verify=TLS, base_url=capped.url) as anonymous:
         assert anonymous.get(where).status_code == 401
     assert _listed(other)[0] == [] and 'id="no-imports"' in _listed(other)[1]
     names, page = _listed(owner)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from serverkit import Pair, Player, RunningServer, play_move, start_pair, wait_state
+from serverkit import TLS, Pair, Player, RunningServer, play_move, start_pair, wait_state
 
 #: The downloads of a table (path suffix of ``/matches/{id}``).
 DOWNLOADS = ("/log", "/mat", "/sgf", "/xg")
@@ -46,7 +46,7 @@ def _viewers(pair: Pair, spectator: Player, server: RunningServer) -> dict[str, 
         "player 0": pair.players[0].http,
         "player 1": pair.players[1].http,
         "spectator": spectator.http,
-        "anonymous": httpx.Client(base_url=server.url, timeout=20),
+        "anonymous": httpx.Client(verify=TLS, base_url=server.url, timeout=20),
     }
 
 

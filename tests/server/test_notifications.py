@@ -19,7 +19,7 @@ from gammon.server.web import rematch_id
 from gammon.storage import Database, Store, TableUpdate
 from gammon.storage.inbox import Inbox
 from gammon.storage.turns import Turns
-from serverkit import Pair, Player, resign, start_pair, start_server, wait_state
+from serverkit import TLS, Pair, Player, resign, start_pair, start_server, wait_state
 from serverkit import test_settings as settings_for
 
 #: A correspondence clock whose "days" are a few seconds (more than the restart takes).
@@ -224,7 +224,7 @@ def test_a_correspondence_game_survives_a_restart(tmp_path: Path) -> None:
             p.http.close()
             import httpx
 
-            p.http = httpx.Client(base_url=second.url, timeout=20, cookies=cookies)
+            p.http = httpx.Client(verify=TLS, base_url=second.url, timeout=20, cookies=cookies)
         # the lobby lists the dormant games (no actor, so no score) and the waiting player's
         lobby = pair.players[waiting].http.get("/")
         assert lobby.status_code == 200 and 'data-testid="lobby-your-turn"' in lobby.text

@@ -38,14 +38,21 @@ GNUBG_PAIR = ("XGID=-BDB-------------a------e-:1:-1:-1:42:0:0:0:5:8", "ewMAAD4gA
 M7 = "posM7xxxxxxx"
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[RunningServer]:
-    web_position._kept.clear()
-    web_position._rolled.clear()
-    seed_finished_match(settings_in(tmp_path).database_url, M7, recorded("standard-7"))
-    running = start_server(settings_in(tmp_path))
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """One server for the module's tests (each starts with the answers kept cleared)."""
+    where = tmp_path_factory.mktemp("positions")
+    seed_finished_match(settings_in(where).database_url, M7, recorded("standard-7"))
+    running = start_server(settings_in(where))
     yield running
     running.stop()
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept() -> None:
+    """The analyses and rollouts kept by an earlier test are forgotten."""
+    web_position._kept.clear()
+    web_position._rolled.clear()
 
 
 @pytest.fixture

@@ -32,6 +32,7 @@ from gammon.server.protocol import ServerError
 from matchseed import recorded, seed_finished_match
 from serverkit import (
     REDIS_URL,
+    TLS,
     WS,
     Player,
     RunningServer,
@@ -60,8 +61,8 @@ def server(tmp_path: Path) -> Iterator[RunningServer]:
 
 
 def _client(server: RunningServer, address: str) -> httpx.Client:
-    transport = httpx.HTTPTransport(local_address=address)
-    return httpx.Client(base_url=server.url, timeout=20, transport=transport)
+    transport = httpx.HTTPTransport(verify=TLS, local_address=address)
+    return httpx.Client(verify=TLS, base_url=server.url, timeout=20, transport=transport)
 
 
 def test_a_replay_is_refused_past_the_ration_of_an_address_and_of_the_site(
@@ -156,8 +157,8 @@ def test_history_pages_are_rationed_per_address_and_for_the_site(server: Running
 
 
 def _get(url: str, address: str, path: str) -> httpx.Response:
-    transport = httpx.HTTPTransport(local_address=address)
-    with httpx.Client(base_url=url, timeout=20, transport=transport) as client:
+    transport = httpx.HTTPTransport(verify=TLS, local_address=address)
+    with httpx.Client(verify=TLS, base_url=url, timeout=20, transport=transport) as client:
         return client.get(path)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from serverkit import Pair, Player, ServeProcess, need_services, wait_state
+from serverkit import TLS, Pair, Player, ServeProcess, need_services, wait_state
 
 
 def strip(state: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +75,7 @@ def test_sigkill_and_restart_lose_nothing(tmp_path: Path) -> None:
             cookies = dict(player.http.cookies)
             import httpx
 
-            player.http = httpx.Client(base_url=second.url, timeout=20, cookies=cookies)
+            player.http = httpx.Client(verify=TLS, base_url=second.url, timeout=20, cookies=cookies)
         seen = min(ws.version for ws in pair.sockets)
         wa = a.connect(table, last_version=seen)
         wb = b.connect(table, last_version=acked)
@@ -110,7 +110,7 @@ def _reconnect(player: Player, proc: ServeProcess) -> None:
     player.server = proc.server()
     cookies = dict(player.http.cookies)
     player.http.close()
-    player.http = httpx.Client(base_url=proc.url, timeout=20, cookies=cookies)
+    player.http = httpx.Client(verify=TLS, base_url=proc.url, timeout=20, cookies=cookies)
 
 
 def _restart_with_redis(processes: int, stop: str, down: float, kill_all: bool = True) -> None:

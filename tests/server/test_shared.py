@@ -16,7 +16,7 @@ import pytest
 
 from gammon.server.context import CSRF_SLOT
 from gammon.server.infra.shared import SharedAnswers
-from serverkit import Player, RunningServer, run_async, start_server
+from serverkit import TLS, Player, RunningServer, run_async, start_server
 from serverkit import test_settings as settings_for
 
 # ---------------------------------------------------------------- the cache itself
@@ -156,7 +156,7 @@ def test_visitors_asking_at_once_share_one_lookup_and_each_gets_its_own_token(
 
 
 def test_a_table_created_taken_or_ended_is_listed_at_once(server: RunningServer) -> None:
-    watcher = httpx.Client(base_url=server.url, timeout=20)
+    watcher = httpx.Client(verify=TLS, base_url=server.url, timeout=20)
     ann, bob = Player(server).guest(), Player(server).guest()
     watcher.get("/watch")  # the lists are kept now
     watcher.get("/lobby/tables")
@@ -183,8 +183,8 @@ def test_a_table_created_taken_or_ended_is_listed_at_once(server: RunningServer)
 def test_the_shared_lists_are_in_the_visitors_language(server: RunningServer) -> None:
     host = Player(server).guest()
     host.create(opponent="human", match_length=5)
-    fr = httpx.Client(base_url=server.url, timeout=20, cookies={"gammon_lang": "fr"})
-    it = httpx.Client(base_url=server.url, timeout=20, cookies={"gammon_lang": "it"})
+    fr = httpx.Client(verify=TLS, base_url=server.url, timeout=20, cookies={"gammon_lang": "fr"})
+    it = httpx.Client(verify=TLS, base_url=server.url, timeout=20, cookies={"gammon_lang": "it"})
     assert "Tables ouvertes" in fr.get("/lobby/tables").text
     assert "Tavoli aperti" in it.get("/lobby/tables").text
     assert "Tables ouvertes" in fr.get("/").text
@@ -199,7 +199,7 @@ def test_no_list_leaks_into_a_page_with_its_slot(tmp_path: Path) -> None:
     try:
         host = Player(server).guest()
         host.create(opponent="human", match_length=1)
-        anonymous = httpx.Client(base_url=server.url, timeout=20)
+        anonymous = httpx.Client(verify=TLS, base_url=server.url, timeout=20)
         for path in ("/", "/lobby/tables", "/watch"):
             page = anonymous.get(path)
             assert page.status_code == 200 and CSRF_SLOT not in page.text, path
@@ -216,10 +216,10 @@ def test_an_address_looping_on_the_lists_is_refused_and_others_are_not(tmp_path:
     server = start_server(settings_for(tmp_path, list_limit=0.1, trust_proxy=("127.0.0.1",)))
     try:
         looping = httpx.Client(
-            base_url=server.url, timeout=20, headers={"X-Forwarded-For": "198.51.100.7"}
+            verify=TLS, base_url=server.url, timeout=20, headers={"X-Forwarded-For": "198.51.100.7"}
         )
         other = httpx.Client(
-            base_url=server.url, timeout=20, headers={"X-Forwarded-For": "203.0.113.9"}
+            verify=TLS, base_url=server.url, timeout=20, headers={"X-Forwarded-For": "203.0.113.9"}
         )
         statuses = [looping.get(path).status_code for path in ("/", "/lobby/tables", "/")]
         assert statuses == [200, 429, 429], statuses

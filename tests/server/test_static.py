@@ -8,11 +8,11 @@ import gzip
 
 import httpx
 
-from serverkit import RunningServer
+from serverkit import TLS, RunningServer
 
 
 def test_static_files_are_compressed_and_revalidated(server: RunningServer) -> None:
-    with httpx.Client(base_url=server.url) as http:
+    with httpx.Client(verify=TLS, base_url=server.url) as http:
         plain = http.get("/static/game/board.js", headers={"Accept-Encoding": "identity"})
         assert plain.status_code == 200
         assert "content-encoding" not in plain.headers

@@ -16,7 +16,7 @@ from sqlalchemy import text
 from contestkit import add_bots, create_tournament, form, signed_up, tournament, wait_tournament
 from gammon.server.table.results import BOT_RATINGS
 from gammon.storage import Database
-from serverkit import Player, RunningServer, ServeProcess, wait_state
+from serverkit import TLS, Player, RunningServer, ServeProcess, wait_state
 
 
 def finished(t: dict[str, Any]) -> bool:
@@ -198,7 +198,7 @@ def test_the_winner_and_the_podium_show_on_their_profiles(
     assert f'data-tournament="{tid}" data-place="2"' in bob.http.get(f"/@/{bob.name}").text
     assert f'href="/@/{ann.name}"' in ann.http.get(f"/tournaments/{tid}").text
     for lang in ("fr", "it"):
-        with httpx.Client(base_url=server.url, cookies={"gammon_lang": lang}) as web:
+        with httpx.Client(verify=TLS, base_url=server.url, cookies={"gammon_lang": lang}) as web:
             from server.test_translations import _untranslated
 
             for path in (f"/@/{ann.name}", f"/tournaments/{tid}", "/tournaments"):

@@ -22,7 +22,15 @@ from contestkit import (
 )
 from gammon.storage import Database, TournamentStore
 from server.test_translations import _untranslated
-from serverkit import REDIS_URL, Player, RunningServer, ServeProcess, postgres_schema, wait_state
+from serverkit import (
+    REDIS_URL,
+    TLS,
+    Player,
+    RunningServer,
+    ServeProcess,
+    postgres_schema,
+    wait_state,
+)
 
 
 def finished(t: dict[str, Any]) -> bool:
@@ -147,7 +155,7 @@ def test_a_no_show_forfeits_and_the_winner_is_on_the_profile_query(
     finally:
         db.close()
     for lang in ("fr", "it"):
-        with httpx.Client(base_url=server.url, cookies={"gammon_lang": lang}) as web:
+        with httpx.Client(verify=TLS, base_url=server.url, cookies={"gammon_lang": lang}) as web:
             for path in ("/tournaments", f"/tournaments/{tid}"):
                 page = web.get(path).text
                 assert f'lang="{lang}"' in page and not _untranslated(page, lang), (path, lang)
@@ -178,7 +186,7 @@ def _player(proc: ServeProcess, before: Player) -> Player:
     """The same person (cookies, name) on a new server process."""
     p = Player(proc.server())
     p.http.close()
-    p.http = httpx.Client(base_url=proc.url, timeout=20, cookies=before.http.cookies)
+    p.http = httpx.Client(verify=TLS, base_url=proc.url, timeout=20, cookies=before.http.cookies)
     p.csrf = p.http.get("/api/session").json()["csrf"]
     p.name = before.name
     before.close()

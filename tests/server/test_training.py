@@ -20,7 +20,7 @@ from gammon.server.analysis.training import CORRECT_WITHIN, harvest_analysis, ju
 from gammon.storage import Database, MatchResult, ResultSeat, Standings, Store, TableUpdate
 from gammon.storage.puzzles import PER_MATCH, PuzzleRow, Puzzles, Seat
 from server.test_translations import _untranslated
-from serverkit import Player, RunningServer
+from serverkit import TLS, Player, RunningServer
 
 DATA = Path(__file__).parents[1] / "data" / "analysis"
 
@@ -177,7 +177,7 @@ def test_a_guest_solves_shared_puzzles_rated_but_has_no_mistakes_of_their_own(
 def test_a_visitor_without_an_account_answers_as_a_new_guest(
     server: RunningServer, seeded: tuple[Player, int]
 ) -> None:
-    with httpx.Client(base_url=server.url, timeout=20) as web:
+    with httpx.Client(verify=TLS, base_url=server.url, timeout=20) as web:
         puzzle_id = _next(web, "shared")
         page = web.get(f"/training/{puzzle_id}").text
         csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
@@ -264,7 +264,9 @@ def test_the_profile_shows_the_error_rate_trend(
     assert "3 analysed matches: from 31.5 to 14.0 mEMG per decision" in page
     assert page.index(">14.0<") < page.index(">22.2<") < page.index(">31.5<")  # newest first
     for lang in ("fr", "it"):
-        with httpx.Client(base_url=server.url, timeout=20, cookies={"gammon_lang": lang}) as web:
+        with httpx.Client(
+            verify=TLS, base_url=server.url, timeout=20, cookies={"gammon_lang": lang}
+        ) as web:
             assert not _untranslated(web.get(f"/@/{ann.name}").text, lang)
 
 

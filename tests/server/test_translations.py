@@ -41,7 +41,7 @@ from gammon.server.i18n import (
 )
 from gammon.server.protocol import HTTP_STATUS
 from gammon.server.table.bots import BOT_LEVELS
-from serverkit import Player, RunningServer, start_pair, wait_state
+from serverkit import TLS, Player, RunningServer, start_pair, wait_state
 
 ROOT = Path(__file__).parents[2] / "src" / "gammon" / "server"
 TEMPLATES = ROOT / "templates"
@@ -178,7 +178,7 @@ def test_the_browser_gets_the_catalogues_entries_for_its_page(server: RunningSer
     english = {m.id: m.string or m.id for m in _po("en") if m.id and not m.context}
     game = {m.id for m in _po("en") if "browser: game" in m.auto_comments and isinstance(m.id, str)}
     assert len(game) > 300
-    with httpx.Client(base_url=server.url, timeout=20) as web:
+    with httpx.Client(verify=TLS, base_url=server.url, timeout=20) as web:
         for lang in LANGUAGES:
             answer = web.get(f"/i18n/{lang}.json")
             assert answer.status_code == 200
@@ -257,7 +257,9 @@ def test_the_detector_finds_english() -> None:
 
 @pytest.mark.parametrize("lang", ["fr", "it"])
 def test_pages_in_french_and_italian_show_no_english(server: RunningServer, lang: str) -> None:
-    with httpx.Client(base_url=server.url, timeout=20, cookies={"gammon_lang": lang}) as web:
+    with httpx.Client(
+        verify=TLS, base_url=server.url, timeout=20, cookies={"gammon_lang": lang}
+    ) as web:
         token = _csrf(web.get("/").text)
         made = web.post(
             "/tables",
@@ -344,7 +346,9 @@ def test_server_refusals_are_translated() -> None:
 
 
 def test_a_refused_form_comes_back_filled_in_with_the_reason(server: RunningServer) -> None:
-    with httpx.Client(base_url=server.url, timeout=20, cookies={"gammon_lang": "fr"}) as web:
+    with httpx.Client(
+        verify=TLS, base_url=server.url, timeout=20, cookies={"gammon_lang": "fr"}
+    ) as web:
         token = _csrf(web.get("/").text)
         bad = web.post(
             "/tables",
@@ -386,7 +390,7 @@ def test_a_refused_form_comes_back_filled_in_with_the_reason(server: RunningServ
 
 
 def test_the_lobby_lists_refresh_as_a_fragment(server: RunningServer) -> None:
-    with httpx.Client(base_url=server.url, timeout=20) as web:
+    with httpx.Client(verify=TLS, base_url=server.url, timeout=20) as web:
         lobby = web.get("/")
         assert 'id="lobby-lists"' in lobby.text and "/static/lobby.js" in lobby.text
         fragment = web.get("/lobby/tables")

@@ -14,7 +14,7 @@ from gammon.server.analysis import registry as analysers
 from gammon.server.analysis.registry import analyser_for, analysis_available
 from gammon.storage import Database, Store
 from matchseed import recorded, seed_finished_match
-from serverkit import start_server
+from serverkit import TLS, start_server
 from serverkit import test_settings as settings_in
 
 pytestmark = pytest.mark.skipif(
@@ -45,7 +45,7 @@ def _stored(tmp_path: Path) -> int:
 def test_a_finished_plakoto_match_is_analysed_by_its_net(seeded: Path) -> None:
     server = start_server(settings_in(seeded))
     try:
-        with httpx.Client(base_url=server.url, timeout=120) as web:
+        with httpx.Client(verify=TLS, base_url=server.url, timeout=120) as web:
             page = web.get(f"/matches/{PLAKOTO}/analysis")
             assert page.status_code == 200
             assert 'data-testid="unavailable"' not in page.text
@@ -84,7 +84,7 @@ def test_a_finished_plakoto_match_is_analysed_by_its_net(seeded: Path) -> None:
 def test_a_tavli_match_is_analysed_game_by_game(seeded: Path) -> None:
     server = start_server(settings_in(seeded))
     try:
-        with httpx.Client(base_url=server.url, timeout=300) as web:
+        with httpx.Client(verify=TLS, base_url=server.url, timeout=300) as web:
             page = web.get(f"/matches/{TAVLI}/analysis")
             assert page.status_code == 200 and '"available":true' in page.text
             # the board's geometry of each game in turn: portes, plakoto, fevga
