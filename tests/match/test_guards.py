@@ -105,17 +105,24 @@ def _accepted(state: MatchState, action: Action) -> bool:
     return True
 
 
-def _check(state: MatchState, rng: random.Random) -> None:
+def _check(state: MatchState, rng: random.Random) -> dict[int, dict[str, list[Action]]]:
+    """Check every seat's offer against ``apply`` and ``guard``; the accepted actions, by
+    seat and kind (the walk takes its next step among them)."""
     allowed = allowed_actions(state)
+    taken: dict[int, dict[str, list[Action]]] = {}
     for seat in (0, 1):
         offered = set(allowed.get(seat, ()))
         probes = _probes(state, seat, rng)
         assert set(probes) == set(ACTIONS)
+        taken[seat] = {}
         for name, actions in probes.items():
             accepted = [a for a in actions if _accepted(state, a)]
             assert bool(accepted) == (name in offered), (name, seat, state.game, state.options)
             for a in actions:  # the guard says exactly what apply does
                 assert (guard(state, a) is None) == (a in accepted), (a, state.game)
+            if accepted:
+                taken[seat][name] = accepted
+    return {seat: kinds for seat, kinds in taken.items() if kinds}
 
 
 @given(tables(), st.integers(0, 2**32 - 1))
@@ -128,15 +135,13 @@ def test_every_action_offered_is_accepted_and_no_other(
     if balances is not None:  # a session after some losses: balances below the rule too
         state = replace(state, balances=balances)
     for _ in range(rng.randint(0, 120)):
-        _check(state, rng)
-        allowed = allowed_actions(state)
-        if not allowed:
+        accepted = _check(state, rng)  # what is offered, checked, then one of it taken
+        if not accepted:
             break
-        seat = rng.choice(sorted(allowed))
-        names = [n for n in allowed[seat] if n not in ("abandon", "timeout")] or ["abandon"]
-        name = rng.choice(names)
-        action = next(a for a in _probes(state, seat, rng)[name] if _accepted(state, a))
-        state = apply(state, action).state
+        seat = rng.choice(sorted(accepted))
+        kinds = accepted[seat]
+        names = [n for n in kinds if n not in ("abandon", "timeout")] or ["abandon"]
+        state = apply(state, kinds[rng.choice(names)][0]).state
     _check(state, rng)
 
 
