@@ -44,6 +44,14 @@ def test_full_game_against_the_bot_then_verify_the_dice(
     expect(over.locator("[data-testid=over-text]")).to_contain_text("wins the match")
     moves = page.locator("[data-testid=moves] .movetable tbody tr")
     assert moves.count() > 5
+    # the list, taller than its box by now, followed the game: its newest move is in view
+    # (it scrolls by itself while the reader stays at its end: dom.js, StickToBottom)
+    tall, at_end = page.evaluate(
+        """() => { const box = document.querySelector('[data-testid=moves]');
+        return [box.scrollHeight > box.clientHeight + 4,
+                box.scrollTop + box.clientHeight >= box.scrollHeight - 4]; }"""
+    )
+    assert tall and at_end, (tall, at_end)
     expect(page.locator("[data-testid=server-seed]")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     shot(page, f"game-over-{size}")
 

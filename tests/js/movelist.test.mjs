@@ -86,3 +86,35 @@ test("an earlier game is asked for once, kept, and read from its page", () => {
   list.forget();
   assert.equal(list.earlier.size, 0);
 });
+
+test("the signature changes with everything the list draws, and only then", () => {
+  const list = new MoveList();
+  const names = ["alice", "bob"];
+  const seen = new Set();
+  const sign = () => list.signature(names, null, "en");
+  const changed = () => {
+    const s = sign();
+    const fresh = !seen.has(s);
+    seen.add(s);
+    return fresh;
+  };
+  assert.ok(changed());
+  assert.ok(!changed(), "nothing happened: the same signature");
+  list.addEngineEvent({ kind: "rolled", player: 0, data: { dice: [3, 1] } });
+  assert.ok(changed());
+  // a cell completed in place (the move of a roll already listed)
+  list.addEngineEvent({ kind: "moved", player: 0, data: { move: "8/5 6/5", dice: [3, 1] } });
+  assert.ok(changed());
+  assert.notEqual(list.signature(names, null, "fr"), sign(), "the language");
+  assert.notEqual(list.signature(["alice", "carol"], null, "en"), sign(), "a name");
+  assert.notEqual(list.signature(names, ["tavla", "plakoto"], "en"), sign(), "the rotation");
+  list.firstGame = 3;
+  assert.ok(changed());
+  list.earlierShown = true;
+  assert.ok(changed());
+  assert.ok(list.toggleEarlier(1));
+  assert.ok(changed(), "opened and loading");
+  list.setEarlier(1, []);
+  assert.ok(changed(), "answered");
+  assert.ok(!changed());
+});

@@ -3,8 +3,8 @@
 // their version alone), sending one, reporting someone else's to the moderators, and a
 // visitor becoming a guest to chat.
 
-import { h, replaceChildren } from "./dom.js";
-import { t } from "./i18n.js";
+import { StickToBottom, h, replaceChildren } from "./dom.js";
+import { getLang, t } from "./i18n.js";
 
 /** @typedef {import("./store.js").TableStore} TableStore */
 /** @typedef {import("./store.js").Message} Message */
@@ -41,6 +41,10 @@ export class Chat {
     this.host = host;
     /** @type {string | number | null} the id of the line being sent */
     this.pending = null;
+    /** @type {string | null} what the panel now on the page was drawn from */
+    this.shown = null;
+    /** @type {StickToBottom | null} keeps the newest line in view */
+    this.stick = null;
   }
 
   /** Send the input's line. */
@@ -105,14 +109,23 @@ export class Chat {
 
   render() {
     const { store, el: e } = this.host;
+    const canChat = Boolean(store.you.can_chat);
+    const closed = visitorsMayNotChat(store);
+    const items = [...store.chat.values()].sort((a, b) => a.version - b.version);
+    const user = store.cfg.user;
+    // the page draws itself after every click and message: a chat that would come out the
+    // same is left alone
+    const shown = JSON.stringify([getLang(), canChat, closed, Boolean(store.state), user, items]);
+    if (shown === this.shown) return;
+    this.shown = shown;
+    if (!this.stick) this.stick = new StickToBottom(e.chatLog);
     e.chatTitle.textContent = t("chat.title");
     e.chatInput.placeholder = t("chat.placeholder");
     e.chatInput.setAttribute("aria-label", t("chat.placeholder"));
     e.chatSend.textContent = t("btn.send");
-    const canChat = Boolean(store.you.can_chat);
     e.chatForm.hidden = !canChat;
     e.chatNote.hidden = canChat || !store.state;
-    if (visitorsMayNotChat(store)) {
+    if (closed) {
       // the table keeps its chat to the players (its `spectator_chat` option): say so
       e.chatNote.dataset.testid = "chat-closed";
       replaceChildren(e.chatNote, t("chat.closed"));
@@ -122,13 +135,10 @@ export class Chat {
       const asGuest = store.cfg.user ? null : h("button", { type: "button", class: "btn small", "data-action": "chat-as-guest", onclick: () => this.asGuest() }, t("chat.as_guest"));
       replaceChildren(e.chatNote, t("chat.signin"), asGuest ? " " : "", asGuest);
     }
-    const items = [...store.chat.values()].sort((a, b) => a.version - b.version);
-    const atBottom = e.chatLog.scrollTop + e.chatLog.clientHeight >= e.chatLog.scrollHeight - 4;
     if (!items.length) {
       replaceChildren(e.chatLog, h("li", { class: "muted" }, t("chat.empty")));
       return;
     }
-    const user = store.cfg.user;
     replaceChildren(e.chatLog, items.map((c) => {
       const who = h("span", { class: `who${c.seat === 0 || c.seat === 1 ? ` s${c.seat}` : ""}` }, c.name || "?");
       const tag = c.seat === 0 || c.seat === 1 ? null : h("span", { class: "tag" }, t("chat.spectator"));
@@ -139,6 +149,6 @@ export class Chat {
       const report = user && !mine ? h("button", { type: "button", class: "link report", "data-action": "report-line", "aria-label": t("chat.report"), title: t("chat.report"), onclick: () => this.report(c.version) }, t("chat.report_short")) : null;
       return h("li", { "data-version": c.version }, who, tag, " ", text, report ? " " : "", report);
     }));
-    if (atBottom) e.chatLog.scrollTop = e.chatLog.scrollHeight;
+    this.stick.changed();
   }
 }

@@ -225,6 +225,18 @@ export class MoveList {
   }
 
   /**
+   * All that {@link MoveList#render} draws from, as one string: the same string draws the
+   * same list (the panel then leaves the page alone).
+   * @param {string[]} names
+   * @param {string[] | null} rotation
+   * @param {string} lang the page's language
+   */
+  signature(names, rotation, lang) {
+    return JSON.stringify([lang, names, rotation, this.firstGame, this.earlierShown,
+      [...this.opened], [...this.loading], [...this.earlier], this.games]);
+  }
+
+  /**
    * @param {string[]} names
    * @param {string[] | null} [rotation] a rotation table's variants in turn (tavli): each
    *   game is headed with its own

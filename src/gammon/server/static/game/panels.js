@@ -3,8 +3,8 @@
 // games of a long session asked for when opened) and the spectators. The end of the match is
 // in over.js, the chat in chat.js, the fair dice in fair.js.
 
-import { h, replaceChildren } from "./dom.js";
-import { t } from "./i18n.js";
+import { StickToBottom, h, replaceChildren } from "./dom.js";
+import { getLang, t } from "./i18n.js";
 import { resultText } from "./movelist.js";
 
 /** @typedef {import("./store.js").TableStore} TableStore */
@@ -109,6 +109,12 @@ export class MovesPanel {
   /** @param {MovesHost} host */
   constructor(host) {
     this.host = host;
+    /** @type {string | null} what the list now on the page was drawn from */
+    this.shown = null;
+    /** @type {HTMLElement | null} the element it was drawn in */
+    this.drawnIn = null;
+    /** @type {StickToBottom | null} keeps the newest move in view */
+    this.stick = null;
   }
 
   /**
@@ -118,14 +124,22 @@ export class MovesPanel {
   render(follow = true) {
     const { store, el } = this.host;
     const box = el.moves;
-    el.movesTitle.textContent = t("moves.title");
-    const atBottom = follow && box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
     const match = store.state && store.state.match;
-    replaceChildren(box, store.moves.render(store.names(), match ? match.rotation : null, {
+    const names = store.names();
+    const rotation = match ? match.rotation : null;
+    // the page draws itself after every click and message: a list that would come out the
+    // same is left alone (not rebuilt, not laid out again)
+    const shown = store.moves.signature(names, rotation, getLang());
+    if (shown === this.shown && box === this.drawnIn) return;
+    if (box !== this.drawnIn || !this.stick) this.stick = new StickToBottom(box);
+    this.shown = shown;
+    this.drawnIn = box;
+    el.movesTitle.textContent = t("moves.title");
+    replaceChildren(box, store.moves.render(names, rotation, {
       onEarlier: () => this.toggleEarlierGames(),
       onGame: (n) => this.toggleEarlierGame(n),
     }));
-    if (atBottom) box.scrollTop = box.scrollHeight;
+    if (follow) this.stick.changed();
   }
 
   // The reader unfolds (or folds) the list of the games the snapshot left out.
