@@ -306,9 +306,23 @@ class Pair:
     def ws(self, seat: int) -> WS:
         return self.sockets[seat]
 
-    def settle(self) -> None:
-        for ws in self.sockets:
-            ws.settle(0.1)
+    def settle(self, quiet: float = 0.1) -> None:
+        """Read both sockets until neither has had a message for ``quiet`` seconds (waited
+        for together: one socket after the other made every settle wait twice)."""
+        last = time.monotonic()
+        while True:
+            got = False
+            for ws in self.sockets:
+                try:
+                    ws.recv(timeout=0.005)
+                    got = True
+                except TimeoutError:
+                    pass
+            now = time.monotonic()
+            if got:
+                last = now
+            elif now - last >= quiet:
+                return
 
     def to_act(self) -> int:
         state = self.sockets[0].state
