@@ -142,6 +142,13 @@ class GammonServer:
             "0",
             "--rated-pair-limit",
             "0",
+            # the site's password hash at its smallest cost (serverkit.CHEAP_PASSWORDS)
+            "--password-memory",
+            "8192",
+            "--password-passes",
+            "1",
+            "--password-lanes",
+            "1",
             "--log-level",
             "warning",
             *self.extra,

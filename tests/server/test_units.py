@@ -30,6 +30,7 @@ from gammon.server.protocol import (
 from gammon.server.table.forms import table_request
 from gammon.server.table.state import initial_state, reduce
 from gammon.server.table.views import entry_view, state_view
+from serverkit import run_async
 
 
 def test_every_gammon_error_has_a_documented_code() -> None:
@@ -163,3 +164,22 @@ def test_every_page_text_is_translated() -> None:
     for lang in LANGUAGES[1:]:
         missing = sorted(texts - set(MESSAGES[lang]))
         assert not missing, f"{lang} lacks {missing}"
+
+
+def test_password_hashes_keep_their_cost_and_verify_after_a_change() -> None:
+    """The site hashes with argon2-cffi's defaults (RFC 9106's second choice); a hash made
+    at other settings carries them, and still verifies once the settings change (an
+    operator may raise the cost: accounts made before still sign in)."""
+    from gammon.server.community.auth import Auth
+
+    site = Settings()
+    assert (site.password_memory, site.password_passes, site.password_lanes) == (65536, 3, 4)
+    cheap = Auth(None, None, Settings(password_memory=8192, password_passes=1, password_lanes=1))  # type: ignore[arg-type]
+    made = run_async(lambda: cheap._hash("correct horse"))
+    assert made.startswith("$argon2id$v=19$m=8192,t=1,p=1$")
+    later = Auth(None, None, site)  # type: ignore[arg-type]
+    assert run_async(lambda: later._verify(made, "correct horse"))
+    assert not run_async(lambda: later._verify(made, "correct horse!"))
+    assert run_async(lambda: later._hash("x")).startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    with pytest.raises(SettingsError):
+        Settings(password_memory=4096)

@@ -94,7 +94,11 @@ class Auth:
         self.db = db
         self.store = store
         self.settings = settings
-        self._hasher = PasswordHasher()
+        self._hasher = PasswordHasher(
+            time_cost=settings.password_passes,
+            memory_cost=settings.password_memory,
+            parallelism=settings.password_lanes,
+        )
         self._dummy_hash: str | None = None
         #: Sessions closed by this process lately (token hashes, oldest first): a socket
         #: opened with one stops at once, without asking the database.

@@ -73,6 +73,10 @@ SETTINGS_HELP: Final[dict[str, str]] = {
     "bot_workers": "processes that compute bot moves (0: a thread in the server process)",
     "bot_delay": "seconds a bot waits before acting, so that people can follow",
     "session_days": "days a sign-in lasts",
+    "password_memory": "KiB of memory for each argon2id password hash (8192..1048576); "
+    "hashes made before a change still verify",
+    "password_passes": "argon2id passes over that memory (time cost, 1..20)",
+    "password_lanes": "argon2id lanes (parallelism, 1..16)",
     "db_pool_size": "database connections per process (PostgreSQL)",
     "sync_interval": "seconds between journal checks of live tables when Redis is used "
     "(a safety net for lost pub/sub messages)",
@@ -117,6 +121,10 @@ class Settings:
     bot_workers: int = 1
     bot_delay: float = 0.6
     session_days: int = 30
+    # argon2-cffi's defaults, RFC 9106's second recommended choice (64 MiB, 3 passes, 4 lanes)
+    password_memory: int = 65536
+    password_passes: int = 3
+    password_lanes: int = 4
     db_pool_size: int = 8
     sync_interval: float = 5.0
     ws_compression: bool = False
@@ -170,6 +178,12 @@ class Settings:
         need(0 <= self.bot_workers <= 64, "bot_workers must be 0..64")
         need(0 <= self.bot_delay <= 60, "bot_delay must be 0..60 seconds")
         need(1 <= self.session_days <= 3650, "session_days must be 1..3650")
+        need(
+            8192 <= self.password_memory <= 1 << 20,
+            f"password_memory must be 8192..1048576 KiB, got {self.password_memory}",
+        )
+        need(1 <= self.password_passes <= 20, "password_passes must be 1..20")
+        need(1 <= self.password_lanes <= 16, "password_lanes must be 1..16")
         need(1 <= self.db_pool_size <= 200, "db_pool_size must be 1..200")
         need(0.1 <= self.sync_interval <= 3600, "sync_interval must be 0.1..3600 seconds")
         need(0 <= self.pairing_bot_after <= 3600, "pairing_bot_after must be 0..3600 seconds")
@@ -208,6 +222,9 @@ _INTS: Final = {
     "rated_pair_limit",
     "bot_workers",
     "session_days",
+    "password_memory",
+    "password_passes",
+    "password_lanes",
     "db_pool_size",
 }
 _FLOATS: Final = {
