@@ -84,7 +84,7 @@ def start_server(settings: Settings) -> RunningServer:
 
 
 #: The argon2id cost of the tests' password hashes: the same hash as the site's, at its
-#: smallest settings (12 ms instead of 140 ms of CPU a sign-up or sign-in; the suite signs
+#: smallest settings (5-13 ms instead of 140-170 ms of CPU a sign-up or sign-in; the suite signs
 #: up hundreds of accounts).  tests/server/test_units.py checks the site's defaults.
 CHEAP_PASSWORDS: dict[str, int] = {
     "password_memory": 8192,
