@@ -49,8 +49,13 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 #: Seconds to wait for the server, the bot or the other player.
 WAIT_MS = 30_000
-#: Console errors that are never the page's: browsers ask every site for /favicon.ico.
-ALWAYS_ALLOWED = (re.compile(r"/favicon\.ico"),)
+#: Console errors that are never the page's: browsers ask every site for /favicon.ico; and
+#: Chromium logs the analysis board's ask refused while the site is busy (429), which the
+#: page asks again a moment later (static/analysis/main.js, askAnalysis).
+ALWAYS_ALLOWED = (
+    re.compile(r"/favicon\.ico"),
+    re.compile(r"status of 429 \(Too Many Requests\) \(http://[^ ]*/api/tables/[^ ]*/analysis\?"),
+)
 SCREENSHOTS = os.environ.get("GAMMON_E2E_SCREENSHOTS")
 
 #: An init script: records the browser notifications the page makes (``window.__notes``),

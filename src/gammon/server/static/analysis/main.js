@@ -251,11 +251,20 @@ async function askAnalysis() {
   };
   poll();
   try {
-    const r = await fetch(boot.api);
-    const body = await r.json();
-    if (!r.ok) throw new Error(refusal(body && body.error, r.status));
-    bar.hidden = true;
-    return /** @type {Analysis} */ (body);
+    for (let tries = 1; ; tries += 1) {
+      const r = await fetch(boot.api);
+      const body = await r.json();
+      if (r.status === 429 && tries < 10) {
+        // the site is busy (its analysis queue is full) or rations this visitor: ask again a
+        // moment later, as the refusal says, rather than leave the board without its analysis
+        label.textContent = say("waiting for another analysis");
+        await new Promise((resolve) => setTimeout(resolve, 1000 * tries));
+        continue;
+      }
+      if (!r.ok) throw new Error(refusal(body && body.error, r.status));
+      bar.hidden = true;
+      return /** @type {Analysis} */ (body);
+    }
   } catch (err) {
     label.textContent = `${say("The analysis failed")}: ${err instanceof Error ? err.message : String(err)}`;
     meter.hidden = true;
