@@ -604,7 +604,7 @@ def resign_the_match(page: Page) -> Locator:
     over; returns the end-of-match panel, shown.  It waits for our move first: the menu
     closes when resigning stops being allowed (the bot's turn), as it should for a player."""
     over = page.locator("[data-testid=over]")
-    for attempt in range(3):
+    for _ in range(3):
         play_to_our_move(page)
         try:
             page.locator("[data-action=resign]").click(timeout=5000)
@@ -615,7 +615,6 @@ def resign_the_match(page: Page) -> Locator:
             # the turn passed meanwhile (our move played by itself: a forced one, or a
             # roll that could not be played), and the menu or the question went with it,
             # as they should: resign on our next turn (a CI run's first attempt once)
-            assert attempt < 2, "could not resign"
             continue
         over.wait_for(state="visible")
         return over
