@@ -83,9 +83,13 @@ def warm_rules() -> None:
 class StepAnswers:
     """The process's ``steps`` answers: the cache and the queue they are computed on."""
 
-    def __init__(self, processes: bool = False) -> None:
+    def __init__(self, processes: bool = False, priority: str = "idle") -> None:
         self.queue = WorkQueue(
-            "gammon-steps", workers=1, per_key=STEPS_WAITING, processes=processes
+            "gammon-steps",
+            workers=1,
+            per_key=STEPS_WAITING,
+            processes=processes,
+            priority=priority,
         )
         self._kept: OrderedDict[tuple[Position, int, int, Played], dict[str, Any]] = OrderedDict()
 
