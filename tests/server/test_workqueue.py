@@ -88,123 +88,58 @@ def test_a_bots_thinking_stops_at_its_budget() -> None:
     assert action is None and took < 2.0
 
 
-#: The scheduling policy a worker process is given under each ``worker_priority``.
-_POLICY = {"idle": getattr(os, "SCHED_IDLE", None), "nice": getattr(os, "SCHED_OTHER", None)}
-
-
-@pytest.mark.parametrize(
-    ("processes", "priority"), [(False, "idle"), (True, "idle"), (True, "nice")]
-)
-def test_each_worker_runs_the_queues_initializer(processes: bool, priority: str) -> None:
+@pytest.mark.parametrize("processes", [False, True])
+def test_each_worker_runs_the_queues_initializer(processes: bool) -> None:
     """The initializer (here the deep work's: its shared memory) runs in each worker as it
-    starts; a worker process still gets its lower priority first (niceness, and Linux's
-    idle policy under ``worker_priority`` idle); a thread keeps the server's."""
+    starts; a worker process still gets its lower priority first."""
+    import os
+
     from gammon.server.analysis import deep
 
     shared = multiprocessing.get_context("spawn").Array("d", 5)
     shared[4] = 5  # job 5 is to be cancelled: the worker says so once it has the memory
-    policy = getattr(os, "sched_getscheduler", None)
 
-    async def scenario() -> tuple[bool, int, int | None]:
+    async def scenario() -> tuple[bool, int]:
         queue = WorkQueue(
-            "init",
-            1,
-            processes=processes,
-            initializer=deep._init_worker,
-            initargs=(shared,),
-            priority=priority,
+            "init", 1, processes=processes, initializer=deep._init_worker, initargs=(shared,)
         )
         try:
             told = await queue.run("k", deep._report, 5, 1, 2, 3)
-            niceness = await queue.run("k", os.nice, 0)
-            return told, niceness, None if policy is None else await queue.run("k", policy, 0)
+            return told, await queue.run("k", os.nice, 0)
         finally:
             queue.close(wait=True)
 
     try:
-        told, niceness, scheduled = run_async(scenario)
+        told, niceness = run_async(scenario)
     finally:
         deep._WORKER.pop("progress", None)  # a thread worker set it in this process
     assert told is True and shared[:4] == [5.0, 1.0, 2.0, 3.0]
     base = os.nice(0)
     assert niceness == (min(19, base + 10) if processes else base)
-    if policy is not None:
-        assert scheduled == (_POLICY[priority] if processes else policy(0))
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="CPU priorities are POSIX's")
-@pytest.mark.parametrize("priority", ["idle", "nice"])
-def test_a_started_worker_is_lowered_by_its_parent_at_once(priority: str) -> None:
+def test_a_started_worker_is_lowered_by_its_parent_at_once() -> None:
     """The queue lowers a worker process's priority from the server's side as soon as it
     has started it, before the worker's own imports (the second or so of CPU each worker
     takes to start must not compete with the event loop: docs/server.md): a spawned child
-    that never lowers itself is found lowered, and under ``idle`` given Linux's idle
-    scheduling policy."""
+    that never lowers itself is found lowered."""
     from gammon.server.infra import workqueue
 
     base = os.getpriority(os.PRIO_PROCESS, 0)
-    policy = getattr(os, "sched_getscheduler", None)
-    mine = None if policy is None else policy(0)
-    lowered = workqueue.worker_priority(priority)
-    assert lowered.niceness == min(19, base + workqueue.WORKER_NICENESS)
+    target = min(19, base + workqueue.WORKER_NICENESS)
     child = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(30,))
     child.start()
     try:
         assert child.pid is not None
-        for _ in range(2):  # never raised again, never lowered twice
-            workqueue._lower_children(lowered)
-            assert os.getpriority(os.PRIO_PROCESS, child.pid) == lowered.niceness
-            if policy is not None:
-                assert policy(child.pid) == _POLICY[priority]
+        workqueue._lower_children(target)
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == target
+        workqueue._lower_children(target)  # never raised again, never lowered twice
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == target
     finally:
         child.terminate()
         child.join(10)
     assert os.getpriority(os.PRIO_PROCESS, 0) == base  # the server keeps its own
-    assert policy is None or policy(0) == mine
-
-
-def test_the_loop_never_waits_long_for_a_workers_progress_lock() -> None:
-    """A worker at idle priority may hold its progress lock while it is preempted: the
-    server's side reads and writes anyway after a few milliseconds, and takes the lock
-    when it is free."""
-    import threading
-
-    from gammon.server.infra.workqueue import briefly_locked
-
-    shared = multiprocessing.get_context("spawn").Array("d", 2)
-    holding, release = threading.Event(), threading.Event()
-
-    def worker() -> None:  # another thread stands for the worker process
-        with shared.get_lock():
-            holding.set()
-            release.wait(10)
-
-    thread = threading.Thread(target=worker)
-    thread.start()
-    try:
-        assert holding.wait(10)
-        started = time.perf_counter()
-        with briefly_locked(shared, timeout=0.01) as values:
-            values[0] = 7.0
-        assert time.perf_counter() - started < 1.0
-    finally:
-        release.set()
-        thread.join(10)
-    assert shared[:] == [7.0, 0.0]
-
-
-def test_a_worker_priority_is_idle_or_nice() -> None:
-    """Anything else is refused, by the queue and by the settings (flag and variable)."""
-    from gammon.server.infra.settings import Settings, SettingsError
-
-    with pytest.raises(ValueError, match="idle or nice"):
-        WorkQueue("bad", 1, priority="lazy")
-    with pytest.raises(SettingsError, match="worker_priority must be idle or nice"):
-        Settings(worker_priority="lazy")  # type: ignore[arg-type]
-    with pytest.raises(SettingsError, match="GAMMON_WORKER_PRIORITY must be idle or nice"):
-        Settings.from_env({"GAMMON_WORKER_PRIORITY": "fast"})
-    assert Settings().worker_priority == "idle"
-    assert Settings.from_env({"GAMMON_WORKER_PRIORITY": "nice"}).worker_priority == "nice"
 
 
 def _gone(pid: int) -> bool:

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Final
 from gammon.match.record import read_log
 from gammon.server.analysis.registry import analyser_for
 from gammon.server.analysis.runner import STAGES, progress_fraction
-from gammon.server.infra.workqueue import WorkQueue, briefly_locked
+from gammon.server.infra.workqueue import WorkQueue
 from gammon.server.protocol import ServerError
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ ROLLOUT_THRESHOLD: Final = 0.5
 #: C++ threads of a rollout on the site.  Two, although the machine has two cores: bgsage's
 #: single-threaded rollout does not stop on ``cancel()`` until the candidate is done (tens
 #: of seconds), its threaded one stops at once; the worker runs at a lower priority
-#: (``worker_priority``), so the event loop still gets a core first.
+#: (``WORKER_NICENESS``), so the event loop still gets a core first.
 ROLLOUT_THREADS: Final = 2
 #: A job's state kept after it ends (cancelled, failed), for those who poll it.
 _ENDED_KEPT: Final = 256
@@ -274,9 +274,8 @@ class DeepRunner:
     """The deep jobs of the site: started, polled, cancelled by key ``(subject, what)``
     (``what``: :data:`DEEP_LEVEL`, or a decision key for a rollout)."""
 
-    def __init__(self, processes: bool, priority: str = "idle") -> None:
+    def __init__(self, processes: bool) -> None:
         self.processes = processes
-        self.priority = priority
         # the shared memory and the queue, made with the first job (most servers never
         # start one: no semaphore, no worker until then)
         self._parts: tuple[SynchronizedArray[float], WorkQueue] | None = None
@@ -296,7 +295,6 @@ class DeepRunner:
                 processes=self.processes,
                 initializer=_init_worker,
                 initargs=(shared,),
-                priority=self.priority,
             )
             self._parts = (shared, queue)
         return self._parts
@@ -396,8 +394,8 @@ class DeepRunner:
         job = self._jobs.get(key)
         if job is None:
             return dict(self._ended.get(key, {"status": "none", "fraction": 0.0}))
-        with briefly_locked(self._shared) as values:
-            now_job, stage_index, done, total, _cancel = values[:]
+        with self._shared.get_lock():
+            now_job, stage_index, done, total, _cancel = self._shared[:]
         if int(now_job) != job.number:
             return {"status": "queued", "fraction": 0.0, "waiting": self.queue.waiting}
         out: dict[str, Any] = {"status": "running", "done": int(done), "total": int(total)}
@@ -422,9 +420,9 @@ class DeepRunner:
             return self.status(key)
         if job.owner != owner:
             raise ServerError("forbidden", "only who started this work may cancel it")
-        with briefly_locked(self._shared) as values:
-            values[4] = job.number
-            started = int(values[0]) == job.number
+        with self._shared.get_lock():
+            self._shared[4] = job.number
+            started = int(self._shared[0]) == job.number
         if not started and job.task is not None:
             job.task.cancel()  # still waiting in the queue: the queue skips it
         return {"status": "cancelling", "fraction": 0.0}
@@ -439,8 +437,8 @@ class DeepRunner:
         """Stop taking jobs and tell the running one to stop."""
         if self._parts is None:
             return
-        with briefly_locked(self._shared) as values:
-            values[4] = values[0]
+        with self._shared.get_lock():
+            self._shared[4] = self._shared[0]
         for job in self._jobs.values():
             if job.task is not None:
                 job.task.cancel()

@@ -199,16 +199,9 @@ class Exports:
     Redis when the site has it; None: this process's own, at the default figures)."""
 
     def __init__(
-        self,
-        workers: int = 1,
-        *,
-        processes: bool = False,
-        limits: Limits | None = None,
-        priority: str = "idle",
+        self, workers: int = 1, *, processes: bool = False, limits: Limits | None = None
     ) -> None:
-        self.queue = WorkQueue(
-            "gammon-export", workers, per_key=2, processes=processes, priority=priority
-        )
+        self.queue = WorkQueue("gammon-export", workers, per_key=2, processes=processes)
         self.limits = limits if limits is not None else Limits(create_limit=1.0)
         #: (table, kind) -> (version, bytes): one entry per table and kind, the newest
         self._cache: OrderedDict[tuple[str, str], tuple[int, bytes]] = OrderedDict()

@@ -36,11 +36,10 @@ class AnalysisRoom:
         self._infra = infra
         self._table = table
         processes = infra.settings.bot_workers > 0
-        priority = infra.settings.worker_priority
         #: Match downloads: built off the event loop, cached, rationed per address.
-        self.exports = Exports(processes=processes, limits=infra.limits, priority=priority)
+        self.exports = Exports(processes=processes, limits=infra.limits)
         #: Grandmaster analyses and rollouts on demand: one job a person, bounded.
-        self.deep = DeepRunner(processes=processes, priority=priority)
+        self.deep = DeepRunner(processes=processes)
         self._runner: AnalysisRunner | None = None
         self._fairplay: FairPlay | None = None
 
@@ -59,9 +58,7 @@ class AnalysisRoom:
         the fair-play checks of every rated match ended here (docs/fairplay.md)."""
         infra, hub = self._infra, self._table.hub
         db = infra.db
-        self._runner = AnalysisRunner(
-            infra.settings.bot_workers, db, infra.store, priority=infra.settings.worker_priority
-        )
+        self._runner = AnalysisRunner(infra.settings.bot_workers, db, infra.store)
         self._runner.stored_listeners.append(partial(harvest_analysis, db))
         self._fairplay = FairPlay(hub, self._runner, db)
         hub.end_listeners.append(self._fairplay.table_ended)

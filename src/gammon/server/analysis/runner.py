@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from gammon.match.record import read_log
 from gammon.server.analysis.registry import ANALYSIS_LEVELS, analyser_for, analysis_available
-from gammon.server.infra.workqueue import WorkQueue, briefly_locked
+from gammon.server.infra.workqueue import WorkQueue
 from gammon.server.protocol import ServerError
 
 if TYPE_CHECKING:
@@ -147,16 +147,8 @@ class AnalysisRunner:
     """The analysis workers (started on first use, one lane per speed), the analyses
     done and those queued or running."""
 
-    def __init__(
-        self,
-        workers: int,
-        db: Database | None = None,
-        store: Store | None = None,
-        *,
-        priority: str = "idle",
-    ):
+    def __init__(self, workers: int, db: Database | None = None, store: Store | None = None):
         self.workers = workers
-        self.priority = priority
         self._db = db
         self._store = store
         self._lanes: dict[str, _Lane] = {}
@@ -178,7 +170,6 @@ class AnalysisRunner:
                 processes=self.workers > 0,
                 initializer=_init_worker,
                 initargs=(shared,),
-                priority=self.priority,
             )
             lane = self._lanes[name] = _Lane(shared, queue)
         return lane
@@ -305,8 +296,8 @@ class AnalysisRunner:
         lane = self._lanes.get(running.lane)
         if lane is None:
             return {"status": "queued", "fraction": 0.0}
-        with briefly_locked(lane.shared) as values:
-            now_job, stage_index, done, total = values[:]
+        with lane.shared.get_lock():
+            now_job, stage_index, done, total = lane.shared[:]
         if int(now_job) != running.job:
             return {"status": "queued", "fraction": 0.0}
         stage = list(STAGES)[int(stage_index)]

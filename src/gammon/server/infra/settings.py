@@ -18,18 +18,9 @@ from typing import Any, Final, Literal
 from gammon.errors import GammonError
 from gammon.server.infra.limits import LimitsSyntaxError, parse_limits
 
-__all__ = [
-    "SETTINGS_HELP",
-    "CookieSecure",
-    "Settings",
-    "SettingsError",
-    "WorkerPriority",
-    "parse_setting",
-]
+__all__ = ["SETTINGS_HELP", "CookieSecure", "Settings", "SettingsError", "parse_setting"]
 
 CookieSecure = Literal["auto", "always", "never"]
-#: How worker processes give way to the event loop (:mod:`gammon.server.infra.workqueue`).
-WorkerPriority = Literal["idle", "nice"]
 
 
 class SettingsError(GammonError, ValueError):
@@ -80,10 +71,6 @@ SETTINGS_HELP: Final[dict[str, str]] = {
     "reconnect_grace": "seconds added to the running clock decision when the server resumes "
     "a table (the time it was down never counts)",
     "bot_workers": "processes that compute bot moves (0: a thread in the server process)",
-    "worker_priority": "how the worker processes (bots, analyses, rollouts, legal moves) "
-    "give way to the event loop: idle (Linux's SCHED_IDLE: they run only on a CPU nothing "
-    "else wants, and the loop takes it back at once) or nice (nice 10: they keep a small "
-    "share of a busy machine)",
     "bot_delay": "seconds a bot waits before acting, so that people can follow",
     "session_days": "days a sign-in lasts",
     "password_memory": "KiB of memory for each argon2id password hash (8192..1048576); "
@@ -132,7 +119,6 @@ class Settings:
     import_limit: int = 1 << 20
     reconnect_grace: float = 30.0
     bot_workers: int = 1
-    worker_priority: WorkerPriority = "idle"
     bot_delay: float = 0.6
     session_days: int = 30
     # argon2-cffi's defaults, RFC 9106's second recommended choice (64 MiB, 3 passes, 4 lanes)
@@ -190,10 +176,6 @@ class Settings:
         )
         need(0 <= self.reconnect_grace <= 3600, "reconnect_grace must be 0..3600 seconds")
         need(0 <= self.bot_workers <= 64, "bot_workers must be 0..64")
-        need(
-            self.worker_priority in ("idle", "nice"),
-            f"worker_priority must be idle or nice, got {self.worker_priority!r}",
-        )
         need(0 <= self.bot_delay <= 60, "bot_delay must be 0..60 seconds")
         need(1 <= self.session_days <= 3650, "session_days must be 1..3650")
         need(
@@ -293,8 +275,6 @@ def _parse(name: str, key: str, raw: str) -> Any:
         return text or None
     if name == "cookie_secure" and text not in ("auto", "always", "never"):
         raise SettingsError(f"{key} must be auto, always or never, got {raw!r}")
-    if name == "worker_priority" and text not in ("idle", "nice"):
-        raise SettingsError(f"{key} must be idle or nice, got {raw!r}")
     if name == "log_level" and text.lower() not in ("debug", "info", "warning", "error"):
         raise SettingsError(f"{key} must be debug, info, warning or error, got {raw!r}")
     if name == "log_level":

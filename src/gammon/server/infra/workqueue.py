@@ -42,21 +42,13 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from gammon.server.protocol import ServerError
 
-__all__ = [
-    "HALF_LIFE",
-    "QUICK_BELOW",
-    "WORKER_NICENESS",
-    "WorkQueue",
-    "briefly_locked",
-    "follow_parent",
-    "worker_priority",
-]
+__all__ = ["HALF_LIFE", "QUICK_BELOW", "WORKER_NICENESS", "WorkQueue", "follow_parent"]
 
 T = TypeVar("T")
 
@@ -87,98 +79,40 @@ def follow_parent() -> None:
     threading.Thread(target=watch, name="gammon-follow-parent", daemon=True).start()
 
 
-@dataclass(frozen=True, slots=True)
-class _Priority:
-    """How a worker process gives way to the event loop: ``niceness`` (``os.nice``) and,
-    with ``idle``, Linux's ``SCHED_IDLE`` policy on top: a CPU runs it only when nothing
-    else wants that CPU, and a thread of normal policy that wakes (the event loop, a
-    message having come) takes the CPU back at once.  Under plain niceness the scheduler
-    may let the worker finish its slice first: measured with ``benchmarks/server_load.py
-    --attack ... --pin``, a quiet table's p99 under the attack was 10.6 ms with workers at
-    ``nice`` 10, 7.2 ms at ``nice`` 19 and 6.5 ms with ``SCHED_IDLE`` (quiet: 3.7-4.0 ms);
-    see docs/server.md.  Lowering one's own priority, or a child's, needs no privilege."""
-
-    niceness: int
-    idle: bool
-
-    def apply(self, pid: int) -> None:
-        """Lower process ``pid`` (0: this one) to this priority, never raising it."""
-        if os.getpriority(os.PRIO_PROCESS, pid) < self.niceness:
-            os.setpriority(os.PRIO_PROCESS, pid, self.niceness)
-        if self.idle and _SCHED_IDLE is not None and os.sched_getscheduler(pid) != _SCHED_IDLE:
-            os.sched_setscheduler(pid, _SCHED_IDLE, os.sched_param(0))
-
-
-#: Linux's idle scheduling policy (None where the system has none: niceness alone).
-_SCHED_IDLE: Final[int | None] = getattr(os, "SCHED_IDLE", None)
-
-
 def _start_process(
-    initializer: Callable[..., object] | None, initargs: tuple[Any, ...], priority: _Priority
+    initializer: Callable[..., object] | None, initargs: tuple[Any, ...], niceness: int
 ) -> None:
     """A worker process starts: it takes its lower priority (if its parent has not given it
-    already: :func:`_lower_children`; before any thread starts, since on Linux a thread
-    keeps the priority it was started with), follows its parent, then runs the queue's own
-    initializer."""
-    priority.apply(0)
+    already: :func:`_lower_children`; before any thread starts, which would keep the old
+    one on Linux), follows its parent, then runs the queue's own initializer."""
+    if os.getpriority(os.PRIO_PROCESS, 0) < niceness:
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
     follow_parent()
     if initializer is not None:
         initializer(*initargs)
 
 
-def worker_priority(policy: str = "idle") -> _Priority:
-    """The priority of a worker process started by this process under ``policy``
-    (``idle`` or ``nice``: the setting ``worker_priority``): :data:`WORKER_NICENESS`
-    below this process's (at most 19, the lowest), and ``SCHED_IDLE`` with ``idle``.
-
-    >>> worker_priority("nice").idle, worker_priority("idle").idle
-    (False, True)
-    """
-    if policy not in ("idle", "nice"):
-        raise ValueError(f"a worker priority is idle or nice, not {policy!r}")
-    niceness = min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
-    return _Priority(niceness, policy == "idle")
+def _worker_niceness() -> int:
+    """The CPU priority of a worker process: :data:`WORKER_NICENESS` below this process's
+    (at most 19, the lowest)."""
+    return min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
 
 
-@contextlib.contextmanager
-def briefly_locked(shared: Any, timeout: float = 0.005) -> Iterator[Any]:
-    """The raw values of ``shared`` (a :mod:`multiprocessing` shared array a worker writes
-    its progress to), under its lock if the lock comes within ``timeout`` seconds, else
-    without it (the array's own item access would wait for the lock as long as it takes).  For
-    the event loop's side: a worker at idle priority that holds the lock while another
-    process takes its CPU could otherwise hold the loop, and every socket with it, until
-    that CPU is free again (a priority inversion).  Without the lock a reading may mix two
-    reports of the same worker (a progress figure one report old) and a write may be seen
-    one report later.
-
-    >>> import multiprocessing
-    >>> shared = multiprocessing.get_context("spawn").Array("d", 2)
-    >>> with briefly_locked(shared) as values:
-    ...     values[0] = 1.0
-    >>> with briefly_locked(shared) as values:
-    ...     values[:]
-    [1.0, 0.0]
-    """
-    lock = shared.get_lock()
-    held = lock.acquire(timeout=timeout)
-    try:
-        yield shared.get_obj()
-    finally:
-        if held:
-            lock.release()
-
-
-def _lower_children(priority: _Priority) -> None:
+def _lower_children(niceness: int) -> None:
     """Give every worker process this process started (:func:`multiprocessing.active_children`)
-    ``priority``: called just after a worker is started, it reaches the worker a few
-    milliseconds into its life, before the imports and the set-up that take it a second or
-    so of CPU, which then never compete with the event loop.  (Measured: the second a
+    at least ``niceness``: called just after a worker is started, it reaches the worker a
+    few milliseconds into its life, before the imports and the set-up that take it a second
+    or so of CPU, which then never compete with the event loop.  (Measured: the second a
     costly attack began, when its workers started at the server's own priority, set a quiet
-    table's whole-run p99; see docs/server.md.)"""
+    table's whole-run p99; see docs/server.md.)  Lowering the priority of one's own process
+    needs no privilege."""
     for child in multiprocessing.active_children():
-        if child.pid is not None:
-            with contextlib.suppress(OSError):  # it ended meanwhile
-                priority.apply(child.pid)
+        pid = child.pid
+        if pid is None:
+            continue
+        with contextlib.suppress(OSError):  # it ended meanwhile
+            if os.getpriority(os.PRIO_PROCESS, pid) < niceness:
+                os.setpriority(os.PRIO_PROCESS, pid, niceness)
 
 
 @dataclass(slots=True)
@@ -213,7 +147,6 @@ class WorkQueue:
         quick_workers: int = 0,
         quick_below: float = QUICK_BELOW,
         warm: Callable[[], object] | None = None,
-        priority: str = "idle",
     ) -> None:
         if workers < 1 or per_key < 1 or quick_workers < 0:
             raise ValueError("a work queue needs at least one worker and one place per key")
@@ -232,9 +165,8 @@ class WorkQueue:
         self._warm = warm
         self._warming: list[concurrent.futures.Future[object]] = []
         self._executor: concurrent.futures.Executor | None = None
-        #: The priority of the worker processes (``priority``: the setting
-        #: ``worker_priority``, read when the queue is made).
-        self._priority = worker_priority(priority)
+        #: The priority of the worker processes (set when the queue is made).
+        self._niceness = _worker_niceness() if processes else 0
         self._starting: asyncio.Lock | None = None
         self._quick_executor: concurrent.futures.Executor | None = None
         self._running = 0
@@ -307,7 +239,7 @@ class WorkQueue:
                 mp_context=multiprocessing.get_context("spawn"),
                 # the event loop's process comes first for a core
                 initializer=_start_process,
-                initargs=(self.initializer, self.initargs, self._priority),
+                initargs=(self.initializer, self.initargs, self._niceness),
             )
         return concurrent.futures.ThreadPoolExecutor(
             workers, thread_name_prefix=name, initializer=self.initializer, initargs=self.initargs
@@ -336,7 +268,7 @@ class WorkQueue:
         lowered in priority at once)."""
         future = pool.submit(self._warm or int)
         if self.processes:
-            _lower_children(self._priority)
+            _lower_children(self._niceness)
         return future
 
     async def started(self) -> None:

@@ -118,7 +118,7 @@ class BotRunner:
     decisions lately took under half a second: ten tables of heavy bots (each decision up to
     its budget) cannot hold up another table's quick one."""
 
-    def __init__(self, workers: int, budget: float = BOT_BUDGET, priority: str = "idle") -> None:
+    def __init__(self, workers: int, budget: float = BOT_BUDGET) -> None:
         self.workers = workers
         self.budget = budget
         self.queue = WorkQueue(
@@ -128,7 +128,6 @@ class BotRunner:
             processes=workers > 0,
             quick_workers=1,
             warm=warm_up,
-            priority=priority,
         )
 
     async def choose(

@@ -108,7 +108,6 @@ class Hub:
             per_key=64,
             processes=settings.bot_workers > 0,
             warm=warm_rules,
-            priority=settings.worker_priority,
         )
         #: Where journals are replayed (``TableActor.load``): a thread, never the loop.
         self.loads = WorkQueue("gammon-load", LOAD_WORKERS, per_key=2)
@@ -116,11 +115,7 @@ class Hub:
         #: so that the fold does not hold the interpreter lock the loop needs; threads
         #: (``loads``) when the host runs no worker processes.
         self.long_loads = WorkQueue(
-            "gammon-load-long",
-            LOAD_WORKERS,
-            per_key=2,
-            processes=settings.bot_workers > 0,
-            priority=settings.worker_priority,
+            "gammon-load-long", LOAD_WORKERS, per_key=2, processes=settings.bot_workers > 0
         )
         #: Seconds an idle actor is kept (:data:`EVICT_AFTER`).
         self.evict_after = EVICT_AFTER

@@ -33,9 +33,7 @@ class TableRoom:
     def __init__(self, infra: InfraRoom) -> None:
         self._infra = infra
         #: Click-to-move answers: cached, computed off the loop where they are heavy.
-        self.steps = StepAnswers(
-            processes=infra.settings.bot_workers > 0, priority=infra.settings.worker_priority
-        )
+        self.steps = StepAnswers(processes=infra.settings.bot_workers > 0)
         self._bots: BotRunner | None = None
         self._hub: Hub | None = None
         self._sweep: Sweep | None = None
@@ -59,7 +57,7 @@ class TableRoom:
         """Start the bots' workers, the hub (every table in play resumes) and the sweep."""
         infra = self._infra
         settings, db = infra.settings, infra.db
-        self._bots = BotRunner(settings.bot_workers, priority=settings.worker_priority)
+        self._bots = BotRunner(settings.bot_workers)
         self._hub = Hub(settings, db, infra.store, infra.bus, self._bots, infra.metrics)
         await self._hub.start()
         hub = self._hub

@@ -83,13 +83,9 @@ def warm_rules() -> None:
 class StepAnswers:
     """The process's ``steps`` answers: the cache and the queue they are computed on."""
 
-    def __init__(self, processes: bool = False, priority: str = "idle") -> None:
+    def __init__(self, processes: bool = False) -> None:
         self.queue = WorkQueue(
-            "gammon-steps",
-            workers=1,
-            per_key=STEPS_WAITING,
-            processes=processes,
-            priority=priority,
+            "gammon-steps", workers=1, per_key=STEPS_WAITING, processes=processes
         )
         self._kept: OrderedDict[tuple[Position, int, int, Played], dict[str, Any]] = OrderedDict()
 
