@@ -82,6 +82,45 @@ def test_journal_appends_in_order_with_its_changes(store: Store) -> None:
     assert store.table_ids("playing") == ["T1"] and store.version("T1") == 3
 
 
+def test_an_appends_bump_and_entry_are_one_statement_and_all_or_nothing(store: Store) -> None:
+    """An action's append (no money, no result) is one statement on PostgreSQL, committed
+    on its own (one round trip where BEGIN, UPDATE, INSERT, COMMIT were four); on either
+    database a stale version or an entry already there changes nothing."""
+    from sqlalchemy import event, insert
+
+    from gammon.storage.models import Entry
+
+    user = store.create_user("one", None, guest=True, balance=0, now=0)
+    store.create_table("ONE", user.id, "{}", False, 0, "created", "{}")
+    queries: list[str] = []
+
+    def count(conn: object, cursor: object, statement: str, *args: object) -> None:
+        queries.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        store.append("ONE", 2, "chat", '{"text": "hi"}', 5, TableUpdate(status="playing"))
+    finally:
+        event.remove(store.engine, "before_cursor_execute", count)
+    if store.db.dialect == "postgresql":
+        assert len(queries) == 1 and queries[0].startswith("WITH bumped AS"), queries
+    table = store.table("ONE")
+    assert table is not None and (table.version, table.status) == (2, "playing")
+    assert [(e.seq, e.kind, e.data, e.at) for e in store.entries("ONE", after=1)] == [
+        (2, "chat", '{"text": "hi"}', 5)
+    ]
+    # a writer that thinks the table is at version 3
+    with pytest.raises(ConflictError, match="no longer at version 3"):
+        store.append("ONE", 4, "chat", "{}", 6, TableUpdate(status="finished"))
+    # an entry 3 written behind the table's back: the bump is taken back with the insert
+    with store.engine.begin() as conn:
+        conn.execute(insert(Entry).values(table_id="ONE", seq=3, kind="x", data="{}", at=0))
+    with pytest.raises(ConflictError, match="already has entry 3"):
+        store.append("ONE", 3, "chat", "{}", 6, TableUpdate(status="finished"))
+    table = store.table("ONE")
+    assert table is not None and (table.version, table.status) == (2, "playing")
+
+
 def test_the_versions_of_many_tables_come_in_few_queries(store: Store) -> None:
     """A process with Redis checks every table it holds now and then: at once, not a
     query per table (1,000 tables were 1,000 queries every 5 s)."""

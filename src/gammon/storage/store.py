@@ -217,12 +217,28 @@ def _bump_version(columns: tuple[str, ...]) -> TextClause:
     return text(f"UPDATE tables SET {sets} WHERE id = :id AND version = :prev")
 
 
+@lru_cache(maxsize=64)
+def _bump_and_insert(columns: tuple[str, ...]) -> TextClause:
+    """The version bump and the entry in one statement (PostgreSQL): the entry is
+    inserted only if the bump found the table at ``:prev``, so the row count is 1 or 0."""
+    bump = _bump_version(columns).text
+    return text(
+        f"WITH bumped AS ({bump} RETURNING id) INSERT INTO entries (table_id, seq, kind, "
+        "data, at) SELECT id, :seq, :kind, :data, :at FROM bumped"
+    )
+
+
 class Store:
     """Every query of the server, on one :class:`Database`."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.engine = db.engine
+        #: PostgreSQL's connections without a transaction, for :meth:`append`'s one
+        #: statement (None on SQLite, whose appends are already on the loop's thread).
+        self._single: Engine | None = (
+            None if db.is_sqlite else db.engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
         #: The imported matches (:class:`gammon.storage.imports.Imports`).
         self.imports = Imports(db.engine)
         #: The finished analyses (:class:`gammon.storage.analyses.Analyses`).
@@ -448,9 +464,23 @@ class Store:
             if value is not None:
                 params[name] = value or None  # 0: no longer any
                 columns.append(name)
+        engine = engine or self.engine
+        single = self._single if engine is self.engine else None
+        if single is not None and not (change.ledger or change.holds or change.outcome):
+            # most actions: one statement committed on its own, one round trip where a
+            # transaction takes four (BEGIN, UPDATE, INSERT, COMMIT)
+            params.update(kind=kind, data=data, at=at)
+            try:
+                with single.connect() as conn:
+                    done = conn.execute(_bump_and_insert(tuple(columns)), params).rowcount
+            except IntegrityError:
+                raise ConflictError(f"table {table_id} already has entry {seq}") from None
+            if done != 1:
+                raise ConflictError(f"table {table_id} is no longer at version {seq - 1}")
+            return
         statement = _bump_version(tuple(columns))
         try:
-            with (engine or self.engine).begin() as conn:
+            with engine.begin() as conn:
                 if conn.execute(statement, params).rowcount != 1:
                     raise ConflictError(f"table {table_id} is no longer at version {seq - 1}")
                 conn.execute(
