@@ -247,6 +247,40 @@ def test_only_the_owner_sees_lists_and_deletes_an_import(capped: RunningServer) 
         p.close()
 
 
+def test_a_kept_replay_is_served_without_reading_the_match_again(capped: RunningServer) -> None:
+    """The replay of an imported match is worked out once and kept; asking for it again
+    checks only who owns it (issue #30: each ask read the whole match text first, 274
+    times a minute under the benchmark's replay loop).  A deleted import's replay is gone."""
+    from sqlalchemy import event
+
+    owner, other = Player(capped).guest(), Player(capped).guest()
+    where, _ = imported(owner, "tiny.mat", (DATA / "tiny.mat").read_bytes())
+    key = where.rsplit("/", 1)[1]
+    first = owner.http.get(f"/api/imports/{key}/replay")
+    assert first.status_code == 200, first.text
+    engine = capped.app.state.gammon.infra.store.engine
+    reads: list[str] = []
+
+    def count(conn: object, cursor: object, statement: str, *args: object) -> None:
+        if "imports" in statement:
+            reads.append(" ".join(statement.split()))
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        again = owner.http.get(f"/api/imports/{key}/replay")
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert again.status_code == 200 and again.content == first.content
+    assert len(reads) == 1 and "imports.log" not in reads[0], reads
+    assert other.http.get(f"/api/imports/{key}/replay").status_code == 404
+    assert other.http.get(f"/api/imports/{key}/analysis/progress").status_code == 404
+    gone = owner.http.post(f"{where}/delete", data={"csrf_token": owner.csrf})
+    assert gone.status_code == 303
+    assert owner.http.get(f"/api/imports/{key}/replay").status_code == 404
+    for p in (owner, other):
+        p.close()
+
+
 def test_the_list_pages_and_the_cap_refuses_cleanly(capped: RunningServer) -> None:
     player = Player(capped).guest()
     tiny = (DATA / "tiny.mat").read_bytes()

@@ -130,6 +130,14 @@ class Imports:
             if _count(conn, row.owner_id) > cap:
                 raise ImportLimitError(cap)  # rolls the insert back
 
+    def owns(self, import_id: str, owner_id: int) -> bool:
+        """Whether ``owner_id`` uploaded the match with this key (its text not read)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(Import.id).where(and_(Import.id == import_id, Import.owner_id == owner_id))
+            ).first()
+        return found is not None
+
     def get(self, import_id: str, owner_id: int) -> ImportRow | None:
         """The imported match with this key, if ``owner_id`` uploaded it."""
         with self.engine.connect() as conn:

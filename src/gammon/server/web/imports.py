@@ -267,16 +267,33 @@ def _games(
     return rows
 
 
-async def _imported(request: Request) -> ImportRow:
-    """The imported match of the path, if the visitor uploaded it (else ``not_found``)."""
+_MISSING: Final = "no such imported match"
+
+
+async def _asked(request: Request) -> tuple[str | None, int]:
+    """The path's key (None if it cannot be one) and the signed-in visitor's id."""
     session = await need_session(request, "sign in to see your imported matches")
     key = request.path_params["import_id"]
-    ctx = context_of(request)
-    found = None
-    if _KEY.fullmatch(key):
-        found = await ctx.infra.db.run(ctx.infra.store.imports.get, key, session.user.id)
+    return (key if _KEY.fullmatch(key) else None), session.user.id
+
+
+async def _owned(request: Request) -> tuple[str, int]:
+    """The key of the path's imported match and its owner, if the visitor uploaded it
+    (else ``not_found``): the match's text is not read."""
+    key, owner = await _asked(request)
+    store = context_of(request).infra.store
+    if key is None or not await context_of(request).infra.db.run(store.imports.owns, key, owner):
+        raise ServerError("not_found", _MISSING)
+    return key, owner
+
+
+async def _imported(request: Request) -> ImportRow:
+    """The imported match of the path, if the visitor uploaded it (else ``not_found``)."""
+    key, owner = await _asked(request)
+    infra = context_of(request).infra
+    found = None if key is None else await infra.db.run(infra.store.imports.get, key, owner)
     if found is None:
-        raise ServerError("not_found", "no such imported match")
+        raise ServerError("not_found", _MISSING)
     return found
 
 
@@ -346,12 +363,16 @@ async def api_imported_replay(request: Request) -> Response:
     address = client_address(request)
     # before anything: a refusal costs next to nothing
     await ctx.infra.limits.need("replay", None, address)
-    found = await _imported(request)
-    text = found.log
-    steps = await ctx.infra.kept.get(
-        ("import-replay", found.id),
-        lambda: ctx.analysis.exports.queue.run(address, log_replay_bytes, text),
-    )
+    key, owner = await _owned(request)
+
+    async def replayed() -> bytes:
+        # the match's text read only when its replay is not kept already
+        found = await ctx.infra.db.run(ctx.infra.store.imports.get, key, owner)
+        if found is None:  # deleted meanwhile
+            raise ServerError("not_found", _MISSING)
+        return await ctx.analysis.exports.queue.run(address, log_replay_bytes, found.log)
+
+    steps = await ctx.infra.kept.get(("import-replay", key), replayed)
     return Response(steps, media_type="application/json", headers={"Cache-Control": "private"})
 
 
@@ -380,19 +401,19 @@ async def api_imported_analysis(request: Request) -> Response:
 
 
 async def api_imported_progress(request: Request) -> Response:
-    found = await _imported(request)
+    key, _ = await _owned(request)
     level = _level_of(request)
-    return JSONResponse(context_of(request).analysis.runner.progress(f"import-{found.id}", level))
+    return JSONResponse(context_of(request).analysis.runner.progress(f"import-{key}", level))
 
 
 async def delete_imported(request: Request) -> Response:
     await checked_form(request)
-    found = await _imported(request)
+    key, owner = await _owned(request)
     ctx = context_of(request)
-    await ctx.infra.db.run(ctx.infra.store.imports.delete, found.id, found.owner_id)
-    await ctx.analysis.runner.forget(f"import-{found.id}")
-    ctx.infra.kept.forget(("import-replay", found.id))
-    await ctx.infra.db.run(ctx.infra.store.rollouts.delete, f"import-{found.id}")
+    await ctx.infra.db.run(ctx.infra.store.imports.delete, key, owner)
+    await ctx.analysis.runner.forget(f"import-{key}")
+    ctx.infra.kept.forget(("import-replay", key))
+    await ctx.infra.db.run(ctx.infra.store.rollouts.delete, f"import-{key}")
     return redirect_to("/import")
 
 
