@@ -85,7 +85,9 @@ def test_journal_appends_in_order_with_its_changes(store: Store) -> None:
 def test_an_appends_bump_and_entry_are_one_statement_and_all_or_nothing(store: Store) -> None:
     """An action's append (no money, no result) is one statement on PostgreSQL, committed
     on its own (one round trip where BEGIN, UPDATE, INSERT, COMMIT were four); on either
-    database a stale version or an entry already there changes nothing."""
+    database a stale version or an entry already there changes nothing.  Its connections
+    stay in autocommit: a checkout switches nothing and a return sends nothing (the
+    switch and the reset were four more calls into the driver per append)."""
     from sqlalchemy import event, insert
 
     from gammon.storage.models import Entry
@@ -97,13 +99,19 @@ def test_an_appends_bump_and_entry_are_one_statement_and_all_or_nothing(store: S
     def count(conn: object, cursor: object, statement: str, *args: object) -> None:
         queries.append(statement)
 
-    event.listen(store.engine, "before_cursor_execute", count)
+    engines = [e for e in (store.engine, store.db.single) if e is not None]
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", count)
     try:
         store.append("ONE", 2, "chat", '{"text": "hi"}', 5, TableUpdate(status="playing"))
     finally:
-        event.remove(store.engine, "before_cursor_execute", count)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", count)
     if store.db.dialect == "postgresql":
         assert len(queries) == 1 and queries[0].startswith("WITH bumped AS"), queries
+        assert store.db.single is not None
+        with store.db.single.connect() as conn:
+            assert conn.connection.dbapi_connection.autocommit
     table = store.table("ONE")
     assert table is not None and (table.version, table.status) == (2, "playing")
     assert [(e.seq, e.kind, e.data, e.at) for e in store.entries("ONE", after=1)] == [

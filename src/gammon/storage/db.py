@@ -160,6 +160,8 @@ class Database:
         self.is_sqlite = self.url.startswith("sqlite")
         #: The engine of :meth:`write`'s immediate path (SQLite files only).
         self._now: Engine | None = None
+        #: PostgreSQL's engine in autocommit, for one-statement writes (None on SQLite).
+        self.single: Engine | None = None
         #: How many :meth:`write` calls ran at once and how many went to the thread.
         self.writes_now = 0
         self.writes_deferred = 0
@@ -185,6 +187,17 @@ class Database:
         else:
             self.engine = create_engine(
                 self.url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800
+            )
+            # statements committed each on its own (a journal append): connections that
+            # stay in autocommit, so that a checkout switches nothing and a return resets
+            # nothing (no transaction is ever left open on them)
+            self.single = create_engine(
+                self.url,
+                pool_size=pool_size,
+                max_overflow=0,
+                pool_recycle=1800,
+                pool_reset_on_return=None,
+                isolation_level="AUTOCOMMIT",
             )
             workers = pool_size
             self._checkpointer = None
@@ -289,8 +302,9 @@ class Database:
     def close(self) -> None:
         """Stop the worker threads and close every connection."""
         self._executor.shutdown(wait=True)
-        if self._now is not None:
-            self._now.dispose()
+        for extra in (self._now, self.single):
+            if extra is not None:
+                extra.dispose()
         if self._checkpointer is not None:
             self._checkpointer.stop()
             with self.engine.connect() as conn:

@@ -234,11 +234,9 @@ class Store:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.engine = db.engine
-        #: PostgreSQL's connections without a transaction, for :meth:`append`'s one
-        #: statement (None on SQLite, whose appends are already on the loop's thread).
-        self._single: Engine | None = (
-            None if db.is_sqlite else db.engine.execution_options(isolation_level="AUTOCOMMIT")
-        )
+        #: PostgreSQL's connections in autocommit, for :meth:`append`'s one statement
+        #: (None on SQLite, whose appends are already on the loop's thread).
+        self._single: Engine | None = db.single
         #: The imported matches (:class:`gammon.storage.imports.Imports`).
         self.imports = Imports(db.engine)
         #: The finished analyses (:class:`gammon.storage.analyses.Analyses`).
