@@ -15,34 +15,17 @@ own table), and prints the latencies and the ratio of the means.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import secrets
 import statistics
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from gammon.storage.db import Database
 from gammon.storage.store import Store, TableUpdate
-
-
-@contextlib.contextmanager
-def fresh_schema(base_url: str) -> Iterator[str]:
-    """A new schema in ``base_url``'s database, dropped afterwards."""
-    import psycopg
-
-    schema = f"gammon_bench_{secrets.token_hex(4)}"
-    with psycopg.connect(base_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{base_url}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+from server_load import postgres_schema
 
 
 def timed(store: Store, owner: int, name: str, appends: int, writers: int) -> list[float]:
@@ -75,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--writers", type=int, default=1, help="threads appending at once")
     args = parser.parse_args(argv)
-    with fresh_schema(args.postgres_url) as url:
+    with postgres_schema(args.postgres_url) as url:
         db = Database(url)
         db.migrate()
         store = Store(db)
