@@ -281,8 +281,8 @@ async def _owned(request: Request) -> tuple[str, int]:
     """The key of the path's imported match and its owner, if the visitor uploaded it
     (else ``not_found``): the match's text is not read."""
     key, owner = await _asked(request)
-    store = context_of(request).infra.store
-    if key is None or not await context_of(request).infra.db.run(store.imports.owns, key, owner):
+    infra = context_of(request).infra
+    if key is None or not await infra.db.run(infra.store.imports.owns, key, owner):
         raise ServerError("not_found", _MISSING)
     return key, owner
 
