@@ -185,8 +185,8 @@ class Hub:
         """The actor of a table (loaded on first use), or None if there is no such table."""
         actor = self.actors.get(table_id)
         if actor is not None:
-            if table_id in self._idle:  # used: idle from now on
-                self._mark_idle(table_id, len(actor.records))
+            if table_id in self._idle:  # used: idle from now on (within the bound)
+                self.maybe_evict(table_id)
             return actor
         if not TABLE_ID.fullmatch(table_id):
             return None
