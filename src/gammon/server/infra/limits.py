@@ -41,6 +41,7 @@ gammon.server.infra.limits.LimitError: the site is answering too many replays at
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import math
@@ -50,7 +51,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from gammon.server.infra.ratelimit import KeyedLimiter, TokenBucket
+from gammon.server.infra.ratelimit import KeyedLimiter, Pacer, TokenBucket
 from gammon.server.protocol import ServerError
 
 __all__ = [
@@ -153,6 +154,11 @@ RATIONS: Final[Mapping[str, Ration]] = MappingProxyType(
     }
 )
 
+#: How many times the site's budgets of costly reads together this process' pacer starts
+#: at most a second: above 1, so that it spreads bursts out but never binds in the long run.
+READ_PACE: Final = 1.25
+#: The longest a costly read waits for its turn (past it: refused, ``rate_limited``).
+READ_WAIT: Final = 2.0
 #: Longest part of an address kept in a key.
 _ADDRESS_CHARS: Final = 64
 #: Seconds between two warnings that Redis is out of reach.
@@ -315,6 +321,10 @@ class Limits:
                 (mine[0] * list_limit, max(1, int(mine[1] * list_limit))),
                 (site_wide[0] * list_limit, max(1, int(site_wide[1] * list_limit))),
             )
+        site_rate = sum(f.site[0] for f in self._figures.values() if f.site is not None)
+        #: Seconds between the starts of two costly reads in this process.
+        self.read_gap = 1.0 / (READ_PACE * site_rate)
+        self._pacer = Pacer(self.read_gap, READ_WAIT)
         self._local: dict[str, KeyedLimiter] = {}
         digest = hashlib.sha256(site.encode()).hexdigest()[:12]
         self._prefix = f"gammon:limit:{digest}:"
@@ -397,10 +407,22 @@ class Limits:
 
     async def need(self, kind: str, user_id: int | None, address: str) -> None:
         """Take a token of ``kind`` (:meth:`allow`) or raise :class:`LimitError` (saying
-        whether the site's budget refused)."""
+        whether the site's budget refused).  A costly read (a :data:`RATIONS` kind) then
+        waits for its turn on this process' :class:`~gammon.server.infra.ratelimit.Pacer`,
+        which starts them one every :attr:`read_gap` seconds (a fifth more than the site's
+        budgets allow together): a burst of allowed reads is spread out instead of holding
+        the event loop; a read that would wait over :data:`READ_WAIT` seconds is refused,
+        as by the site's budget."""
+        paced = self._figures[kind].site is not None  # a costly read
+        if paced and self._pacer.busy():
+            raise LimitError(kind, self._pacer.longest, site=True)
         refused = await self.refusal(kind, user_id, address)
         if refused is not None:
             raise LimitError(kind, *refused)
+        if paced:
+            wait = self._pacer.reserve()
+            if wait > 0:
+                await asyncio.sleep(wait)
 
     async def close(self) -> None:
         """Close the Redis connection (if any)."""

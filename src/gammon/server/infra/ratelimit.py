@@ -8,11 +8,12 @@ the in-process buckets of :mod:`gammon.server.infra.limits`.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from typing import Final
 
-__all__ = ["KeyedLimiter", "TokenBucket"]
+__all__ = ["KeyedLimiter", "Pacer", "TokenBucket"]
 
 
 class TokenBucket:
@@ -95,3 +96,40 @@ class KeyedLimiter:
         """
         bucket = self._buckets.get(key)
         return bucket is not None and not bucket.available(now)
+
+
+class Pacer:
+    """Spaces out the starts of allowed costly work, one every ``gap`` seconds: each caller
+    is given the next free moment (``gap`` after the one before) and waits for it, and a
+    caller whose moment would be more than ``longest`` seconds away is refused.
+
+    A token bucket bounds how much is done a second, not when: a burst of allowed reads
+    (a bucket's burst, or many clients let through by buckets that refilled together)
+    would otherwise run back to back on the event loop while a player's move waits
+    behind them.  Paced, a move waits behind one of them at most.
+
+    >>> pacer = Pacer(gap=0.01, longest=0.025)
+    >>> [pacer.reserve(now=0.0) for _ in range(3)], pacer.busy(now=0.0)  # the seconds each waits
+    ([0.0, 0.01, 0.02], True)
+    >>> pacer.busy(now=0.01), pacer.reserve(now=1.0)  # idle again: no wait
+    (False, 0.0)
+    """
+
+    __slots__ = ("_next", "gap", "longest")
+
+    def __init__(self, gap: float, longest: float) -> None:
+        self.gap = gap
+        self.longest = longest
+        self._next = -math.inf
+
+    def busy(self, now: float | None = None) -> bool:
+        """Whether a caller now would wait more than ``longest`` (nothing is taken)."""
+        t = time.monotonic() if now is None else now
+        return self._next - t > self.longest + 1e-9
+
+    def reserve(self, now: float | None = None) -> float:
+        """Take the next free moment: the seconds until it (0.0: at once)."""
+        t = time.monotonic() if now is None else now
+        start = max(t, self._next)
+        self._next = start + self.gap
+        return start - t
