@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -22,10 +23,12 @@ log = logging.getLogger(__name__)
 
 #: Seconds a rate-limited client is told to wait (the ``Retry-After`` header).
 RETRY_AFTER: Final = 2
-#: Seconds a refused GET (past a rate limit) waits before its answer: a client looping on
-#: a rationed page then asks once a second per connection, instead of as fast as refusals
-#: come (each still costs the server a request's parsing and answer).
-REFUSAL_DELAY: Final = 1.0
+#: Seconds a refused GET (past a rate limit) waits before its answer, at random between
+#: these two: a client looping on a rationed page then asks about once a second per
+#: connection, instead of as fast as refusals come (each still costs the server a
+#: request's parsing and answer); at random, so that the clients refused together (a
+#: bucket emptied) do not all come back in the same millisecond a second later.
+REFUSAL_DELAY: Final = (0.5, 1.5)
 
 
 def _wants_json(request: Request) -> bool:
@@ -37,7 +40,7 @@ def _wants_json(request: Request) -> bool:
 async def _error_page(request: Request, exc: ServerError, status: int | None = None) -> Response:
     code = status or http_status(exc.code)
     if exc.code == "rate_limited" and request.method == "GET":
-        await asyncio.sleep(REFUSAL_DELAY)
+        await asyncio.sleep(random.uniform(*REFUSAL_DELAY))
     retry = getattr(exc, "retry_after", None)  # a limit's refusal says when to come back
     if _wants_json(request):
         return JSONResponse(
