@@ -1,5 +1,9 @@
 """Issue #33 (H22): every page checked with axe-core at desktop and phone size, light and dark.
 
+Each page is loaded once per size and checked in both schemes: light, then the browser's
+``prefers-color-scheme`` switched to dark (``page.emulate_media``), which the page follows
+at once (theme.js sets ``data-theme``; the style sheets have no transitions).
+
 axe-core comes from npm (``node_modules/axe-core``, a dev dependency installed by ``npm ci``)
 and is injected by Playwright (the site's Content-Security-Policy bypassed for it).  One account
 (a moderator) sees every page: the lobby, a table in play and the same table at its end, watch,
@@ -108,38 +112,45 @@ def _prepare(site: GammonServer, browse: Browse) -> dict[str, Any]:
     return PREPARED[site.url]
 
 
-@pytest.mark.parametrize(
-    ("size", "scheme"),
-    [("desktop", "light"), ("desktop", "dark"), ("phone", "light"), ("phone", "dark")],
-)
+#: The colour schemes every page is checked in, in this order on each load.
+SCHEMES = ("light", "dark")
+
+
+def in_scheme(page: Any, scheme: str) -> None:
+    """Switch the browser's ``prefers-color-scheme`` and wait until the page follows it."""
+    page.emulate_media(color_scheme=scheme)
+    page.wait_for_function(f"() => document.documentElement.dataset.theme === '{scheme}'")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_no_serious_accessibility_violation_on_any_page(
-    site: GammonServer, browse: Browse, expect: Callable[..., Any], size: str, scheme: str
+    site: GammonServer, browse: Browse, expect: Callable[..., Any], size: str
 ) -> None:
     if not AXE.exists():
         if CI:
             pytest.fail("node_modules/axe-core is missing: run npm ci")
         pytest.skip("node_modules/axe-core is missing (npm ci)")
     ready = _prepare(site, browse)
-    figures: dict[str, Counter[str]] = {}
+    figures: dict[str, dict[str, Counter[str]]] = {scheme: {} for scheme in SCHEMES}
     bad: dict[str, list[str]] = {}
 
     def check(label: str) -> None:
-        found = axe(page)
-        figures[label] = Counter(str(v["impact"]) for v in found)
-        serious = [
-            f"{v['impact']} {v['id']} ×{v['count']}: {v['help']} {v['nodes']}"
-            for v in found
-            if v["impact"] in SERIOUS
-        ]
-        if serious:
-            bad[label] = serious
-        print(
-            f"axe {size} {scheme} {label}: {dict(figures[label]) or 'none'}", *serious, sep="\n    "
-        )
-        shot(page, f"axe-{label.replace(' ', '-')}-{size}-{scheme}")
+        for scheme in SCHEMES:
+            in_scheme(page, scheme)
+            found = axe(page)
+            counts = figures[scheme][label] = Counter(str(v["impact"]) for v in found)
+            serious = [
+                f"{v['impact']} {v['id']} ×{v['count']}: {v['help']} {v['nodes']}"
+                for v in found
+                if v["impact"] in SERIOUS
+            ]
+            if serious:
+                bad[f"{label} ({scheme})"] = serious
+            print(f"axe {size} {scheme} {label}: {dict(counts) or 'none'}", *serious, sep="\n    ")
+            shot(page, f"axe-{label.replace(' ', '-')}-{size}-{scheme}")
 
     # signed out first (a new browser), then as the moderator
-    page = browse.page(site.url, size, "guest", bypass_csp=True, color_scheme=scheme)
+    page = browse.page(site.url, size, "guest", bypass_csp=True, color_scheme=SCHEMES[0])
     axe_with_every_page(page)
     for label, path in (("sign up", "/signup"), ("sign in", "/signin")):
         page.goto(path)
@@ -149,7 +160,7 @@ def test_no_serious_accessibility_violation_on_any_page(
         size,
         "mod",
         bypass_csp=True,
-        color_scheme=scheme,
+        color_scheme=SCHEMES[0],
         storage_state=ready["state"],
     )
     axe_with_every_page(page)
@@ -202,14 +213,15 @@ def test_no_serious_accessibility_violation_on_any_page(
     expect(page.locator("[data-testid=over]")).to_be_visible()
     check("table (over)")
 
-    FIGURES[(size, scheme)] = figures
-    print(f"\naxe-core at {size}, {scheme}: page: violations by impact")
-    for label, counts in figures.items():
-        print(f"  {label}: {dict(counts) or 'none'}")
-    total: Counter[str] = Counter()
-    for counts in figures.values():
-        total.update(counts)
-    print(f"  {len(figures)} pages, total: {dict(total) or 'none'}")
+    for scheme in SCHEMES:
+        FIGURES[(size, scheme)] = figures[scheme]
+        print(f"\naxe-core at {size}, {scheme}: page: violations by impact")
+        for label, counts in figures[scheme].items():
+            print(f"  {label}: {dict(counts) or 'none'}")
+        total: Counter[str] = Counter()
+        for counts in figures[scheme].values():
+            total.update(counts)
+        print(f"  {len(figures[scheme])} pages, total: {dict(total) or 'none'}")
     for label, lines in bad.items():
         print(f"  SERIOUS {label}:", *lines, sep="\n    ")
     assert not bad, bad
