@@ -6,6 +6,7 @@ once.  Players' names link to their profiles on the lobby's lists and the match 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -30,8 +31,10 @@ from serverkit import (
     play_move,
     postgres_schema,
     resign,
+    start_server,
     wait_state,
 )
+from serverkit import test_settings as settings_for
 
 #: The refusals of a rated table (gammon.server.table.results.check_rated_seat), and of a rated
 #: challenge to a guest.
@@ -366,3 +369,28 @@ def test_a_rated_challenge_crosses_processes_through_redis(tmp_path: Path) -> No
         finally:
             one.stop()
             two.stop()
+
+
+def test_stopping_the_site_ends_the_challenges_news_first(tmp_path: Path) -> None:
+    """The news of a challenge trickles to both players (at most once per ``NEWS_DELAY``);
+    the play room's stop ends it before the rooms below (the database) stop. Before, a
+    player's news could wake after the database's threads had gone: "Task exception was
+    never retrieved" (cannot schedule new futures after shutdown), seen in CI."""
+    server = start_server(settings_for(tmp_path))
+    ann, bob = Player(server), Player(server)
+    try:
+        signed_up(ann.guest())
+        signed_up(bob.guest())
+        r = ann.post("/api/challenges", {"opponent": bob.name, "match_length": 3})
+        assert r.status_code == 201, r.text
+        play = server.app.state.gammon.play
+        trickling = list(play.challenges._news.values())
+        assert trickling, "no news trickling: nothing to check"
+        loop = trickling[0].get_loop()
+        asyncio.run_coroutine_threadsafe(play.stop(), loop).result(timeout=10)
+        assert all(task.done() for task in trickling)  # before: asleep for NEWS_DELAY
+        assert not play.challenges._news
+    finally:
+        ann.close()
+        bob.close()
+        server.stop()

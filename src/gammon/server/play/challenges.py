@@ -147,6 +147,15 @@ class Challenges:
             if user_id not in self._news:
                 self._news[user_id] = asyncio.create_task(self._trickle(user_id))
 
+    async def stop(self) -> None:
+        """Cancel the news still trickling (the site stops: the database goes next, and a
+        player's news would find it closed)."""
+        tasks = list(self._news.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._latest.clear()
+
     async def _trickle(self, user_id: int) -> None:
         try:
             while (latest := self._latest.pop(user_id, None)) is not None:

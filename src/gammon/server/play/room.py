@@ -84,8 +84,10 @@ class PlayRoom:
         await self._tournaments.start()
 
     async def stop(self) -> None:
-        """Stop the tournaments' scheduler and the pairing rounds."""
+        """Stop the tournaments' scheduler, the pairing rounds and the challenges' news."""
         if self._tournaments is not None:
             await self._tournaments.stop()
         if self._pairing is not None:
             await self._pairing.stop()
+        if self._challenges is not None:
+            await self._challenges.stop()
