@@ -15,7 +15,8 @@ the server from another commit's ``src`` in the same invocation, one after the o
 one database, for a before/after comparison; the ratio of the probe's p99 during the
 bursts to the first server's ends the output.
 
-The page asked for: ``match``, the long session's ``/matches/{id}`` (its 80 games listed),
+The page asked for: ``match``, the long session's ``/matches/{id}`` (its ``--games`` games
+listed, 80 by default),
 or ``lists``, the watch page.
 """
 
@@ -116,13 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bursts", type=int, default=8)
     parser.add_argument("--path", choices=("match", "lists"), default="match")
     parser.add_argument("--pause", type=float, default=PAUSE, help="seconds between bursts")
+    parser.add_argument("--games", type=int, default=80, help="games of the long session")
     args = parser.parse_args(argv)
     if not 1 <= args.clients <= 250:
         parser.error("--clients must be 1..250 (one loopback address each)")
     sources: list[str | None] = list(args.server_src or [None])
     with tempfile.TemporaryDirectory() as tmp:
         database = f"sqlite:///{tmp}/burst.db"
-        long = write_long_session(database, 80)
+        long = write_long_session(database, args.games)
         path = f"/matches/{long.table_id}" if args.path == "match" else "/watch"
         print(
             f"{args.bursts} bursts of {args.clients} clients (an address each) asking {path} "

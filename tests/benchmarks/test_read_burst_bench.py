@@ -1,5 +1,6 @@
-"""The read-burst benchmark, tiny (2 bursts of 4 clients, the same server twice): it
-prints the probe's figures for each server and the ratio (not a measurement)."""
+"""The read-burst benchmark, tiny (2 bursts of 4 clients asking a 2-game session's page,
+the same server twice): it prints the probe's figures for each server and the ratio (not
+a measurement)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ def test_a_tiny_run_prints_each_servers_probe_and_the_ratio(
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     import read_burst
 
-    args = ["--clients", "4", "--bursts", "2", "--pause", "0.5"]
+    args = ["--clients", "4", "--bursts", "2", "--pause", "0.5", "--games", "2"]
     assert read_burst.main([*args, "--server-src", str(SRC), "--server-src", str(SRC)]) == 0
     out = capsys.readouterr().out
     assert out.count("probe during the bursts:  p50") == 2, out
