@@ -118,11 +118,21 @@ def _board(page: Any) -> str:
 def test_the_analysis_board_of_a_7_point_match(
     seeded: GammonServer, browse: Browse, expect: Callable[..., Any]
 ) -> None:
+    # the page is drawn from the table's row at once, not after the replay or the analysis
+    # (seconds): its first paint within a second, or, on a machine loaded by the rest of
+    # the suite, within 2.5 times a plain page's just before (idle: 420-624 ms against
+    # 240-356 ms; with three processes spinning: 1,008 against 492 ms)
+    reference = browse.page(seeded.url)
+    reference.goto("/rules")
+    plain = reference.evaluate(FCP_JS)
     page = browse.page(seeded.url)
     page.goto(f"/matches/{M7}/analysis")
     first_paint = page.evaluate(FCP_JS)
-    print(f"\nanalysis page, 7-point match, first contentful paint: {first_paint:.0f} ms")
-    assert first_paint < 1000
+    print(
+        f"\nanalysis page, 7-point match, first contentful paint: {first_paint:.0f} ms"
+        f" (the rules page's, just before: {plain:.0f} ms)"
+    )
+    assert first_paint < max(1000.0, 2.5 * plain), (first_paint, plain)
     # the replay is drawn at once, before the analysis: the start of game 1
     board = page.locator("#ab-board [data-testid=board]")
     expect(board).to_be_visible()
