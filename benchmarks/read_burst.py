@@ -28,6 +28,7 @@ import collections
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -42,6 +43,17 @@ from server_load import percentile, server_process
 PAUSE = 3.0
 #: Seconds between two of the probe's requests.
 PROBE_EVERY = 0.01
+
+
+@dataclass(frozen=True)
+class Result:
+    """One server's figures: the probe's latencies (seconds) inside and outside the
+    bursts, each burst's time to be served whole, and the clients' answers by status."""
+
+    inside: list[float]
+    outside: list[float]
+    took: list[float]
+    answers: dict[int, int]
 
 
 async def _probe(url: str, stop: asyncio.Event, marks: list[tuple[float, float]]) -> None:
@@ -65,9 +77,7 @@ async def _burst(
     return time.perf_counter() - began
 
 
-async def _measure(
-    url: str, path: str, clients: int, bursts: int, pause: float
-) -> dict[str, object]:
+async def _measure(url: str, path: str, clients: int, bursts: int, pause: float) -> Result:
     transports = [
         httpx.AsyncHTTPTransport(local_address=f"127.0.0.{2 + n}") for n in range(clients)
     ]
@@ -93,12 +103,7 @@ async def _measure(
             await c.aclose()
     inside = sorted(s for at, s in marks if any(a <= at <= b for a, b in spans))
     outside = sorted(s for at, s in marks if all(not a - 0.5 <= at <= b + 0.5 for a, b in spans))
-    return {
-        "inside": inside,
-        "outside": outside,
-        "took": sorted(b - a for a, b in spans),
-        "answers": dict(sorted(answers.items())),
-    }
+    return Result(inside, outside, sorted(b - a for a, b in spans), dict(sorted(answers.items())))
 
 
 def _ms(values: list[float]) -> str:
@@ -134,14 +139,12 @@ def main(argv: list[str] | None = None) -> int:
         for source in sources:
             with server_process(database, [], 50, source) as (url, _pid):
                 result = asyncio.run(_measure(url, path, args.clients, args.bursts, args.pause))
-            inside = result["inside"]
-            assert isinstance(inside, list)
             print(f"server from {source or 'src'}:")
-            print(f"  probe outside the bursts: {_ms(result['outside'])}")  # type: ignore[arg-type]
-            print(f"  probe during the bursts:  {_ms(inside)}")
-            print(f"  a burst served whole in:  {_ms(result['took'])}")  # type: ignore[arg-type]
-            print(f"  the clients' answers (HTTP status: count): {result['answers']}")
-            p99 = percentile(inside, 0.99)
+            print(f"  probe outside the bursts: {_ms(result.outside)}")
+            print(f"  probe during the bursts:  {_ms(result.inside)}")
+            print(f"  a burst served whole in:  {_ms(result.took)}")
+            print(f"  the clients' answers (HTTP status: count): {result.answers}")
+            p99 = percentile(result.inside, 0.99)
             if first is None:
                 first = p99
             else:

@@ -15,23 +15,23 @@ import asyncio
 
 import pytest
 
-from gammon.server.infra.limits import READ_PACE, READ_WAIT, LimitError, Limits
+from gammon.server.infra.limits import RATIONS, READ_PACE, READ_WAIT, LimitError, Limits
 from gammon.server.infra.ratelimit import Pacer
 
 
-def _starts(limits: Limits, kind: str, addresses: list[str]) -> list[float]:
-    """Every address asks for one ``kind`` at the same moment: the seconds after that
-    moment at which each was let through, in order."""
+def _starts(limits: Limits, asks: list[tuple[str, str]]) -> list[float]:
+    """Every (kind, address) of ``asks`` is asked for at the same moment: the seconds
+    after that moment at which each was let through, in order."""
 
     async def burst() -> list[float]:
         loop = asyncio.get_running_loop()
         began = loop.time()
 
-        async def one(address: str) -> float:
+        async def one(kind: str, address: str) -> float:
             await limits.need(kind, None, address)
             return loop.time() - began
 
-        return sorted(await asyncio.gather(*(one(a) for a in addresses)))
+        return sorted(await asyncio.gather(*(one(k, a) for k, a in asks)))
 
     return asyncio.run(burst())
 
@@ -41,13 +41,9 @@ def test_a_burst_of_allowed_reads_is_let_through_one_every_read_gap() -> None:
     site's (100 at once): the k-th is let through ``k`` gaps after the first, not with
     it (before the pacer all twenty at once)."""
     limits = Limits(create_limit=30.0)  # --list-limit 10: match pages 50 a second, 100 at once
-    site_rate = sum(
-        rate
-        for kind in ("replay", "history", "match", "list", "training", "download")
-        for rate, _ in [limits.site_figures(kind) or (0.0, 0)]
-    )
+    site_rate = sum((limits.site_figures(kind) or (0.0, 0))[0] for kind in RATIONS)
     assert limits.read_gap == pytest.approx(1 / (READ_PACE * site_rate))
-    starts = _starts(limits, "match", [f"10.0.0.{n}" for n in range(20)])
+    starts = _starts(limits, [("match", f"10.0.0.{n}") for n in range(20)])
     for k, at in enumerate(starts):
         assert at >= k * limits.read_gap - 0.001, (k, at, limits.read_gap)
     assert starts[-1] < 19 * limits.read_gap + 0.5  # and not held much longer than that
@@ -57,18 +53,7 @@ def test_every_kind_of_read_shares_the_one_pace() -> None:
     """A list, a replay and a history page asked at once are let through a gap apart:
     the pace is the event loop's, whatever the reads are."""
     limits = Limits(create_limit=30.0)
-
-    async def three() -> list[float]:
-        loop = asyncio.get_running_loop()
-        began = loop.time()
-
-        async def one(kind: str) -> float:
-            await limits.need(kind, None, "10.0.0.1")
-            return loop.time() - began
-
-        return sorted(await asyncio.gather(*(one(k) for k in ("list", "replay", "history"))))
-
-    starts = asyncio.run(three())
+    starts = _starts(limits, [(kind, "10.0.0.1") for kind in ("list", "replay", "history")])
     assert starts[1] >= limits.read_gap - 0.001 and starts[2] >= 2 * limits.read_gap - 0.001
 
 
@@ -76,7 +61,7 @@ def test_creations_are_not_paced() -> None:
     """Creations (tables, challenges...) have no site budget and are not paced: ten at
     once are let through together."""
     limits = Limits(create_limit=30.0)
-    starts = _starts(limits, "create", [f"10.0.0.{n}" for n in range(10)])
+    starts = _starts(limits, [("create", f"10.0.0.{n}") for n in range(10)])
     assert starts[-1] < 0.05, starts
 
 
