@@ -17,13 +17,8 @@ echo "== mypy --strict";       mypy --strict src
 echo "== pytest"
 set +e
 # --dist loadscope: a module's tests run on one worker, so a module-scoped server (most of
-# tests/server, the browser tests that share one) starts once, not once per worker.
-# One worker more than the CPUs: the tests wait on sockets, servers and browsers for part
-# of their time (2 cores: tests/server kept them 65% busy with 2 workers), and the extra
-# worker fills some of it (2 cores, 8 December 2026, the whole suite with CI's settings:
-# pytest 1,501 s with 2 workers, 1,382 s with 3). GAMMON_TEST_WORKERS sets the number.
-workers="${GAMMON_TEST_WORKERS:-$(( $(nproc) + 1 ))}"
-pytest -n "$workers" --dist loadscope "$@"
+# tests/server, the browser tests that share one) starts once, not once per worker
+pytest -n "${GAMMON_TEST_WORKERS:-2}" --dist loadscope "$@"
 rc=$?
 set -e
 if [ "$rc" = 5 ]; then
