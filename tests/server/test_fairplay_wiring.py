@@ -140,6 +140,11 @@ def _play_until(pair: Pair, bots: tuple[Bot, Bot], seat: int, decisions: int) ->
                 pair.settle()  # the turn passed (a roll that could not be played)
                 continue
             reply = ws.reply({"type": "roll"})
+            if reply["type"] == "error" and reply["code"] == "illegal_action":
+                # the server's own roll came after the half second (CI: "player 1 cannot
+                # roll now: it is player 1's turn to move"): play it at the next turn
+                pair.settle()
+                continue
         else:
             moves = mine["match"]["moves"]
             move = moves[0]["move"] if len(moves) == 1 else _choose(bots[mover], mine)
